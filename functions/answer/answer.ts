@@ -1,0 +1,113 @@
+import { answerPrompt } from "../../prompts/answer.ts";
+import { type ChatRequest, streamText, type TokenUsage } from "../../shared/llm/chat.ts";
+import type { LlmContext } from "../../shared/llm/client.ts";
+import { type PromptDocument, renderDocuments, renderTemplate } from "../../shared/llm/prompt.ts";
+
+export type AnswerDocument = PromptDocument & { id?: string | undefined; doc_id?: string | undefined };
+
+export type Citation = {
+  /** The `[n]` number in the answer: the document's position from 1. */
+  index: number;
+  id?: string;
+  doc_id?: string;
+  title?: string;
+  url?: string;
+};
+
+export type AnswerResult = {
+  answer: string;
+  citations: Citation[];
+  /** False when the model said the documents do not answer the question. */
+  answered: boolean;
+  usage: TokenUsage;
+};
+
+export function buildAnswerRequest(
+  query: string,
+  documents: readonly AnswerDocument[],
+  signal?: AbortSignal,
+): ChatRequest {
+  return {
+    prompt: answerPrompt,
+    system: renderTemplate(answerPrompt.system, { no_answer: answerPrompt.noAnswer }),
+    user: renderTemplate(answerPrompt.user, { documents: renderDocuments(documents), query }),
+    signal,
+  };
+}
+
+/**
+ * The documents an answer cites, in order of first citation. Reads `[2]`,
+ * `[1][3]` and `[1, 3]`; numbers outside 1..N are not documents and are
+ * ignored rather than wrapped around.
+ */
+export function citationsIn(answer: string, documents: readonly AnswerDocument[]): Citation[] {
+  const cited: number[] = [];
+  for (const group of answer.matchAll(/\[(\d+(?:\s*[,;]\s*\d+)*)\]/g)) {
+    for (const number of group[1]!.split(/[,;]/)) {
+      const index = Number(number.trim());
+      if (index >= 1 && index <= documents.length && !cited.includes(index)) cited.push(index);
+    }
+  }
+  return cited.map((index) => {
+    const document = documents[index - 1]!;
+    return {
+      index,
+      ...(document.id ? { id: document.id } : {}),
+      ...(document.doc_id ? { doc_id: document.doc_id } : {}),
+      ...(document.title ? { title: document.title } : {}),
+      ...(document.url ? { url: document.url } : {}),
+    };
+  });
+}
+
+function isNoAnswer(answer: string): boolean {
+  const normalize = (text: string) => text.toLowerCase().replace(/[^a-z]+/g, " ").trim();
+  return normalize(answer).includes(normalize(answerPrompt.noAnswer));
+}
+
+/**
+ * Streams a grounded answer: text deltas as the model writes them, then the
+ * whole answer with its citations as the generator's return value. With no
+ * documents there is nothing to ground on, so no model is called.
+ */
+export async function* streamAnswer(
+  deps: { llm: LlmContext },
+  input: { query: string; documents: readonly AnswerDocument[] },
+  signal?: AbortSignal,
+): AsyncGenerator<{ type: "delta"; text: string }, AnswerResult> {
+  if (input.documents.length === 0) {
+    yield { type: "delta", text: answerPrompt.noAnswer };
+    return {
+      answer: answerPrompt.noAnswer,
+      citations: [],
+      answered: false,
+      usage: { tokens_in: 0, tokens_out: 0 },
+    };
+  }
+  let answer = "";
+  let usage: TokenUsage = { tokens_in: 0, tokens_out: 0 };
+  for await (const part of streamText(deps.llm, buildAnswerRequest(input.query, input.documents, signal))) {
+    if (part.type === "usage") {
+      usage = part.usage;
+      continue;
+    }
+    answer += part.text;
+    yield part;
+  }
+  answer = answer.trim();
+  const answered = !isNoAnswer(answer);
+  return { answer, citations: answered ? citationsIn(answer, input.documents) : [], answered, usage };
+}
+
+/** The whole answer at once. */
+export async function generateAnswer(
+  deps: { llm: LlmContext },
+  input: { query: string; documents: readonly AnswerDocument[] },
+  signal?: AbortSignal,
+): Promise<AnswerResult> {
+  const stream = streamAnswer(deps, input, signal);
+  while (true) {
+    const step = await stream.next();
+    if (step.done) return step.value;
+  }
+}

@@ -1,0 +1,54 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../shared/http/server.ts";
+import { eventStream } from "../../shared/http/sse.ts";
+import { readJson } from "../../shared/http/validate.ts";
+import { LIMITS } from "../../shared/limits.ts";
+import { inlineDocumentSchema, querySchema } from "../../shared/schemas.ts";
+import { type AnswerDocument, generateAnswer, streamAnswer } from "./answer.ts";
+
+const answerSchema = z.object({
+  query: querySchema,
+  documents: z.array(inlineDocumentSchema, { error: "must be an array of documents" })
+    .max(LIMITS.answerDocuments, { error: `must hold at most ${LIMITS.answerDocuments} documents` }),
+  stream: z.boolean({ error: "must be true or false" }).default(false),
+});
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** Inline documents as the answer prompt sees them: metadata fields lifted out. */
+export function toAnswerDocuments(documents: z.infer<typeof inlineDocumentSchema>[]): AnswerDocument[] {
+  return documents.map((document) => {
+    if (typeof document === "string") return { text: document };
+    const metadata = document.metadata ?? {};
+    const authors = metadata.authors;
+    return {
+      text: document.text,
+      id: document.id,
+      doc_id: text(metadata.doc_id),
+      title: text(metadata.title),
+      url: text(metadata.url),
+      published: text(metadata.published),
+      authors: Array.isArray(authors) ? authors.map(String) : text(authors),
+    };
+  });
+}
+
+/** `POST /v1/answer`: JSON, or an event stream with `stream: true`. */
+export function mountAnswer(app: Hono<AppEnv>): void {
+  app.post("/v1/answer", async (c) => {
+    const body = await readJson(c, answerSchema, { maxBytes: LIMITS.ingestBodyBytes });
+    const input = { query: body.query, documents: toAnswerDocuments(body.documents) };
+    if (!body.stream) return c.json(await generateAnswer(c.var.deps, input, c.req.raw.signal));
+    return eventStream(c, async (send, signal) => {
+      const stream = streamAnswer(c.var.deps, input, signal);
+      let step = await stream.next();
+      for (; !step.done; step = await stream.next()) await send("answer-delta", { text: step.value.text });
+      const { usage, ...result } = step.value;
+      await send("answer-end", result);
+      await send("usage", usage);
+    });
+  });
+}

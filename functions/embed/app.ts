@@ -1,0 +1,85 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { LIMITS } from "../../shared/limits.ts";
+import { namespaceSchema } from "../../shared/schemas.ts";
+import type { AppEnv } from "../../shared/http/server.ts";
+import { readJson } from "../../shared/http/validate.ts";
+import { InvalidRequestError, NotFoundError } from "../../shared/errors.ts";
+import { createEmbeddings, ingestDocuments } from "./embed.ts";
+
+const documentSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9._:\-]{1,200}$/, {
+    error: "must be 1-200 letters, digits, '.', '_', ':' or '-'",
+  }).optional(),
+  text: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(
+    LIMITS.documentChars,
+    { error: `must be at most ${LIMITS.documentChars} characters` },
+  ),
+  title: z.string().max(1000).optional(),
+  url: z.string().max(2000).optional(),
+  published: z.string().max(100).optional(),
+  authors: z.union([z.string().max(2000), z.array(z.string().max(200)).max(100)]).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+const ingestSchema = z.object({
+  documents: z.array(documentSchema, { error: "must be an array of documents" })
+    .min(1, { error: "must hold at least one document" })
+    .max(LIMITS.documentsPerIngest, {
+      error: `must hold at most ${LIMITS.documentsPerIngest} documents per request`,
+    }),
+  namespace: namespaceSchema,
+  chunking: z.object({
+    size: z.number().int().min(16).max(8000).optional(),
+    overlap: z.number().int().min(0).optional(),
+  }).optional(),
+});
+
+const embeddingsSchema = z.object({
+  input: z.union([
+    z.string().min(1, { error: "must not be empty" }).max(LIMITS.embeddingInputChars),
+    z.array(z.string().min(1).max(LIMITS.embeddingInputChars)).min(1).max(LIMITS.embeddingInputs),
+  ], { error: "must be a non-empty string or array of strings (token arrays are not supported)" }),
+  model: z.string().optional(),
+  encoding_format: z.enum(["float", "base64"]).default("float"),
+  dimensions: z.number().int().positive().optional(),
+  user: z.string().optional(),
+});
+
+/** `POST /v1/documents`, `DELETE /v1/documents/:id`, `POST /v1/embeddings`. */
+export function mountEmbed(app: Hono<AppEnv>): void {
+  app.post("/v1/documents", async (c) => {
+    const body = await readJson(c, ingestSchema, { maxBytes: LIMITS.ingestBodyBytes });
+    const defaults = c.var.config.chunking;
+    const chunking = {
+      size: body.chunking?.size ?? defaults.size,
+      overlap: body.chunking?.overlap ?? Math.min(defaults.overlap, (body.chunking?.size ?? defaults.size) - 1),
+    };
+    if (chunking.overlap >= chunking.size) {
+      throw new InvalidRequestError("chunking.overlap: must be smaller than chunking.size");
+    }
+    const result = await ingestDocuments(
+      c.var.deps,
+      { documents: body.documents, namespace: body.namespace, chunking },
+      c.req.raw.signal,
+    );
+    return c.json(result, 201);
+  });
+
+  app.delete("/v1/documents/:id", async (c) => {
+    const namespace = namespaceSchema.safeParse(c.req.query("namespace") ?? undefined);
+    if (!namespace.success) throw new InvalidRequestError(`namespace: ${namespace.error.issues[0]?.message}`);
+    const id = c.req.param("id");
+    const deleted = await c.var.deps.index.deleteDocument(id, { namespace: namespace.data });
+    if (deleted === 0) {
+      throw new NotFoundError(`No document ${id} in namespace ${namespace.data}`);
+    }
+    return c.json({ id, namespace: namespace.data, deleted_chunks: deleted });
+  });
+
+  app.post("/v1/embeddings", async (c) => {
+    const body = await readJson(c, embeddingsSchema, { maxBytes: LIMITS.ingestBodyBytes });
+    const texts = typeof body.input === "string" ? [body.input] : body.input;
+    return c.json(await createEmbeddings(c.var.deps, { texts, encoding: body.encoding_format }, c.req.raw.signal));
+  });
+}

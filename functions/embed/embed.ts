@@ -1,0 +1,112 @@
+import type { Embedder } from "../../shared/embeddings/port.ts";
+import { sha256Hex } from "../../shared/hash.ts";
+import { countTokens } from "../../shared/text/tokenize.ts";
+import { chunkText, type ChunkOptions } from "../../shared/text/chunk.ts";
+import type { ChunkMetadata, IndexedChunk, VectorIndex } from "../../shared/vector/port.ts";
+
+export type DocumentInput = {
+  id?: string | undefined;
+  text: string;
+  title?: string | undefined;
+  url?: string | undefined;
+  published?: string | undefined;
+  authors?: string | string[] | undefined;
+  metadata?: Record<string, unknown> | undefined;
+};
+
+export type IngestResult = {
+  namespace: string;
+  documents: { id: string; chunks: number }[];
+  chunks: number;
+};
+
+/** A chunk before embedding. */
+export type ChunkDraft = Omit<IndexedChunk, "vector" | "metadata"> & { metadata: ChunkMetadata };
+
+/** The id a document gets when the caller gives none: stable for the same text. */
+export async function documentId(text: string): Promise<string> {
+  return `doc-${(await sha256Hex(text)).slice(0, 16)}`;
+}
+
+/** Splits documents into chunks with stable ids (`${doc_id}#${n}`) and their metadata. */
+export async function chunkDocuments(
+  documents: readonly DocumentInput[],
+  chunking: ChunkOptions,
+): Promise<{ id: string; chunks: ChunkDraft[] }[]> {
+  return await Promise.all(documents.map(async (document) => {
+    const id = document.id ?? await documentId(document.text);
+    const shared = {
+      ...document.metadata,
+      doc_id: id,
+      ...(document.title ? { title: document.title } : {}),
+      ...(document.url ? { url: document.url } : {}),
+      ...(document.published ? { published: document.published } : {}),
+      ...(document.authors ? { authors: document.authors } : {}),
+    };
+    const chunks = chunkText(document.text, chunking).map((chunk) => ({
+      id: `${id}#${chunk.index}`,
+      text: chunk.text,
+      metadata: { ...shared, chunk_index: chunk.index } satisfies ChunkMetadata,
+    }));
+    return { id, chunks };
+  }));
+}
+
+/**
+ * Chunks, embeds and upserts documents. A document ingested again replaces
+ * its old chunks (a shorter text must not leave stale tail chunks behind).
+ * Embedding happens before anything is deleted, so a failed embedding call
+ * leaves the index as it was.
+ */
+export async function ingestDocuments(
+  deps: { embedder: Embedder; index: VectorIndex },
+  input: { documents: readonly DocumentInput[]; namespace: string; chunking: ChunkOptions },
+  signal?: AbortSignal,
+): Promise<IngestResult> {
+  const chunked = await chunkDocuments(input.documents, input.chunking);
+  const pending = chunked.flatMap((document) => document.chunks);
+  const vectors = await deps.embedder.embed(pending.map((chunk) => chunk.text), signal ? { signal } : {});
+  const chunks: IndexedChunk[] = pending.map((chunk, position) => ({
+    ...chunk,
+    vector: vectors[position]!,
+  }));
+  for (const document of chunked) {
+    await deps.index.deleteDocument(document.id, { namespace: input.namespace });
+  }
+  await deps.index.upsert(chunks, { namespace: input.namespace });
+  return {
+    namespace: input.namespace,
+    documents: chunked.map((document) => ({ id: document.id, chunks: document.chunks.length })),
+    chunks: chunks.length,
+  };
+}
+
+/** Float32 little-endian, base64: what OpenAI's `encoding_format: "base64"` returns. */
+export function encodeEmbeddingBase64(vector: readonly number[]): string {
+  const bytes = new Uint8Array(Float32Array.from(vector).buffer);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/** OpenAI-compatible `/v1/embeddings` body from this service's embedder. */
+export async function createEmbeddings(
+  deps: { embedder: Embedder },
+  input: { texts: string[]; encoding: "float" | "base64" },
+  signal?: AbortSignal,
+) {
+  const vectors = await deps.embedder.embed(input.texts, signal ? { signal } : {});
+  const tokens = input.texts.reduce((sum, text) => sum + countTokens(text), 0);
+  return {
+    object: "list" as const,
+    data: vectors.map((vector, index) => ({
+      object: "embedding" as const,
+      index,
+      embedding: input.encoding === "base64" ? encodeEmbeddingBase64(vector) : vector,
+    })),
+    model: deps.embedder.model,
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  };
+}

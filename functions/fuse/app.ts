@@ -1,0 +1,67 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../shared/http/server.ts";
+import { readJson, readRawJson, validate } from "../../shared/http/validate.ts";
+import { LIMITS } from "../../shared/limits.ts";
+import {
+  metadataFilterSchema,
+  namespaceSchema,
+  querySchema,
+  searchModeSchema,
+  topKSchema,
+} from "../../shared/schemas.ts";
+import { DEFAULT_RRF_K, reciprocalRankFusion } from "../../shared/search/rrf.ts";
+import { ragFusion } from "./fuse.ts";
+import { search } from "./search.ts";
+
+const searchSchema = z.object({
+  query: querySchema,
+  top_k: topKSchema.default(10),
+  mode: searchModeSchema.default("hybrid"),
+  filter: metadataFilterSchema.optional(),
+  namespace: namespaceSchema,
+});
+
+const rrfKSchema = z.number({ error: "must be a number" }).min(0, { error: "must be at least 0" });
+
+const fusionSchema = searchSchema.extend({
+  variations: z.number().int().min(0).max(LIMITS.queryVariations, {
+    error: `must be at most ${LIMITS.queryVariations}`,
+  }).default(4),
+  rrf_k: rrfKSchema.optional(),
+});
+
+const pureFusionSchema = z.object({
+  rankings: z.array(
+    z.array(z.string({ error: "must be a string id" })).max(LIMITS.fuseRankingLength),
+    { error: "must be an array of rankings (arrays of ids)" },
+  ).min(1, { error: "must hold at least one ranking" }).max(LIMITS.fuseRankings),
+  rrf_k: rrfKSchema.default(DEFAULT_RRF_K),
+  weights: z.array(z.number({ error: "must be a number" }).min(0)).optional(),
+}).refine((body) => !body.weights || body.weights.length === body.rankings.length, {
+  path: ["weights"],
+  error: "must have one weight per ranking",
+});
+
+/** `POST /v1/search` and `POST /v1/fuse` (RAG-Fusion, or pure RRF over given rankings). */
+export function mountFuse(app: Hono<AppEnv>): void {
+  app.post("/v1/search", async (c) => {
+    const body = await readJson(c, searchSchema, { maxBytes: LIMITS.bodyBytes });
+    const results = await search(c.var.deps, body, c.req.raw.signal);
+    return c.json({ results });
+  });
+
+  app.post("/v1/fuse", async (c) => {
+    const raw = await readRawJson(c, { maxBytes: LIMITS.bodyBytes });
+    if (raw && typeof raw === "object" && "rankings" in raw) {
+      const body = validate(pureFusionSchema, raw);
+      const fused = reciprocalRankFusion(body.rankings, {
+        k: body.rrf_k,
+        ...(body.weights ? { weights: body.weights } : {}),
+      });
+      return c.json({ results: fused.map(({ id, rrf_score, ranks }) => ({ id, rrf_score, ranks })) });
+    }
+    const body = validate(fusionSchema, raw);
+    return c.json(await ragFusion(c.var.deps, body, c.req.raw.signal));
+  });
+}

@@ -1,0 +1,72 @@
+import type { TokenUsage } from "../../shared/llm/chat.ts";
+import { reciprocalRankFusion } from "../../shared/search/rrf.ts";
+import type { SearchHit } from "../../shared/vector/port.ts";
+import { search, type SearchInput } from "./search.ts";
+import { generateQueryVariations } from "./variations.ts";
+import type { Deps } from "../../shared/runtime.ts";
+
+export type FusedHit = SearchHit & {
+  rrf_score: number;
+  /** Rank (from 1) of this chunk in each query's results, aligned with `queries`; null where absent. */
+  ranks: (number | null)[];
+};
+
+export type FusionResult = {
+  queries: { text: string; origin: "original" | "variation" }[];
+  results: FusedHit[];
+  /** True when the LLM gave no usable variations and only the original query ran. */
+  degraded: boolean;
+  usage: TokenUsage;
+};
+
+/** How deep each query's ranking goes before fusion: deeper than top_k, so fusion has room. */
+export function fusionDepth(topK: number): number {
+  return Math.max(topK * 2, 10);
+}
+
+/**
+ * RAG-Fusion: the original query plus `variations` LLM-written queries, each
+ * retrieved in parallel, fused by reciprocal rank fusion.
+ */
+export async function ragFusion(
+  deps: Pick<Deps, "llm" | "cache" | "embedder" | "index">,
+  input: SearchInput & { variations: number; rrf_k?: number | undefined },
+  signal?: AbortSignal,
+): Promise<FusionResult> {
+  const variations = input.variations > 0
+    ? await generateQueryVariations(deps, input.query, input.variations, signal)
+    : { queries: [], degraded: false, usage: { tokens_in: 0, tokens_out: 0 } };
+  const fused = await retrieveAndFuse(deps, input, variations.queries, signal);
+  return { ...fused, degraded: variations.degraded, usage: variations.usage };
+}
+
+/** Fusion's second step: every query retrieved in parallel, rankings fused by RRF. */
+export async function retrieveAndFuse(
+  deps: Pick<Deps, "cache" | "embedder" | "index">,
+  input: SearchInput & { rrf_k?: number | undefined },
+  variations: readonly string[],
+  signal?: AbortSignal,
+): Promise<Pick<FusionResult, "queries" | "results">> {
+  const queries = [
+    { text: input.query, origin: "original" as const },
+    ...variations.map((text) => ({ text, origin: "variation" as const })),
+  ];
+  const depth = fusionDepth(input.top_k);
+  const rankings = await Promise.all(
+    queries.map((query) => search(deps, { ...input, query: query.text, top_k: depth }, signal)),
+  );
+  const hits = new Map(rankings.flat().map((hit) => [hit.id, hit]));
+  const fused = reciprocalRankFusion(
+    rankings.map((ranking) => ranking.map((hit) => hit.id)),
+    input.rrf_k !== undefined ? { k: input.rrf_k } : {},
+  );
+  return {
+    queries,
+    results: fused.slice(0, input.top_k).map((item) => ({
+      ...hits.get(item.id)!,
+      score: item.rrf_score,
+      rrf_score: item.rrf_score,
+      ranks: item.ranks,
+    })),
+  };
+}

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { queryVariationsPrompt } from "../../prompts/query-variations.ts";
+import type { ResilientCache } from "../../shared/cache/resilient.ts";
+import { sha256Hex } from "../../shared/hash.ts";
+import { completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
+import type { LlmContext } from "../../shared/llm/client.ts";
+import { promptTag, renderTemplate } from "../../shared/llm/prompt.ts";
+
+const variationsSchema = z.object({ queries: z.array(z.string()) });
+
+export type Variations = { queries: string[]; degraded: boolean; usage: TokenUsage };
+
+/**
+ * Keeps what looks like a query: trimmed, de-numbered, distinct from the
+ * question and from each other, at most `count`.
+ */
+export function cleanVariations(candidates: readonly string[], query: string, count: number): string[] {
+  const seen = new Set([query.trim().toLowerCase()]);
+  const kept: string[] = [];
+  for (const candidate of candidates) {
+    const text = candidate.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "").replace(/^["']|["']$/g, "").trim();
+    const key = text.toLowerCase();
+    if (text.length < 2 || text.length > 500 || seen.has(key)) continue;
+    seen.add(key);
+    kept.push(text);
+    if (kept.length === count) break;
+  }
+  return kept;
+}
+
+const VARIATIONS_TTL_SECONDS = 24 * 3600;
+
+/**
+ * RAG-Fusion's first step: the LLM writes `count` search queries for the
+ * question. Cached per normalized question, count, prompt version and model.
+ * If the model's reply has no usable query, the result is empty and
+ * `degraded`: fusion then runs on the original query alone.
+ */
+export async function generateQueryVariations(
+  deps: { llm: LlmContext; cache: ResilientCache },
+  query: string,
+  count: number,
+  signal?: AbortSignal,
+): Promise<Variations> {
+  const normalized = query.trim().replace(/\s+/g, " ").toLowerCase();
+  const mode = deps.llm.structuredOutputs ? "json" : "text";
+  const key = `variations:${promptTag(queryVariationsPrompt)}:${deps.llm.model}:${mode}:${count}:${await sha256Hex(normalized)}`;
+  const cached = await deps.cache.get<string[]>(key);
+  if (cached) return { queries: cached, degraded: false, usage: { tokens_in: 0, tokens_out: 0 } };
+
+  const request = {
+    prompt: queryVariationsPrompt,
+    system: renderTemplate(queryVariationsPrompt.system, { count }),
+    user: renderTemplate(queryVariationsPrompt.user, {
+      query,
+      format: renderTemplate(
+        deps.llm.structuredOutputs ? queryVariationsPrompt.formatJson : queryVariationsPrompt.formatText,
+        { count },
+      ),
+    }),
+    signal,
+  };
+  let candidates: string[];
+  let usage: TokenUsage;
+  if (deps.llm.structuredOutputs) {
+    const reply = await completeObject(deps.llm, { ...request, schema: variationsSchema, schemaName: "query_variations" });
+    candidates = reply.object?.queries ?? [];
+    usage = reply.usage;
+  } else {
+    const reply = await completeText(deps.llm, request);
+    // Only numbered or bulleted lines: prose around them is not a query.
+    candidates = reply.text.split("\n").filter((line) => /^\s*(?:\d+[.)]|[-*•])\s+\S/.test(line));
+    usage = reply.usage;
+  }
+  const queries = cleanVariations(candidates, query, count);
+  if (queries.length > 0) await deps.cache.set(key, queries, { ttlSeconds: VARIATIONS_TTL_SECONDS });
+  return { queries, degraded: queries.length === 0, usage };
+}

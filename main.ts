@@ -1,0 +1,45 @@
+/**
+ * The local server (and Deno Deploy entry): every function on one port.
+ *
+ *   deno task start
+ */
+import { createSiftApp } from "./app.ts";
+import { readConfig } from "./shared/config.ts";
+import { FileSnapshotStore } from "./shared/deno/file-snapshot.ts";
+import { ConfigError } from "./shared/errors.ts";
+import { Runtime } from "./shared/runtime.ts";
+
+function startupConfig() {
+  try {
+    return readConfig(Deno.env.toObject());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`sift cannot start. ${error.message}`);
+      Deno.exit(1);
+    }
+    throw error;
+  }
+}
+
+if (import.meta.main) {
+  const config = startupConfig();
+  const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
+  const app = createSiftApp({ snapshot: new FileSnapshotStore(`${dataDir}/index.json`) });
+  const providers = new Runtime().deps(config).providers;
+  Deno.serve({
+    port: config.port,
+    hostname: Deno.env.get("HOST") ?? "127.0.0.1",
+    onListen: ({ hostname, port }) => {
+      console.log(`sift listening on http://${hostname}:${port}`);
+      console.log(
+        `providers: llm=${providers.llm} embeddings=${providers.embeddings} index=${providers.index} cache=${providers.cache}`,
+      );
+      if (providers.llm === "offline") {
+        console.log(
+          "The offline model is a deterministic heuristic, not an LLM: set LLM_API_KEY or LLM_BASE_URL for real answers.",
+        );
+      }
+      console.log(`try: curl -N http://${hostname}:${port}/v1/query -H 'content-type: application/json' -d '{"query":"What is sift?"}'`);
+    },
+  }, (request) => app.fetch(request, Deno.env.toObject()));
+}

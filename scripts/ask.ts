@@ -1,0 +1,81 @@
+/**
+ * Asks sift a question and streams the answer, showing each stage.
+ *
+ *   deno task ask "What is reciprocal rank fusion?" [--mode sparse] [--top-k 5] [--fusion 4] [--namespace ns]
+ */
+import { parseArgs } from "node:util";
+import { connect, readEvents } from "./client.ts";
+
+const { values, positionals } = parseArgs({
+  args: Deno.args,
+  allowPositionals: true,
+  options: {
+    mode: { type: "string" },
+    "top-k": { type: "string" },
+    fusion: { type: "string" },
+    namespace: { type: "string" },
+  },
+});
+const query = positionals.join(" ").trim();
+if (!query) {
+  console.error('usage: deno task ask "your question" [--mode dense|sparse|hybrid] [--top-k N] [--fusion N] [--namespace NS]');
+  Deno.exit(2);
+}
+
+const encoder = new TextEncoder();
+const write = (text: string) => Deno.stdout.writeSync(encoder.encode(text));
+const dim = (text: string) => `\x1b[2m${text}\x1b[0m`;
+
+const sift = await connect();
+console.log(dim(`sift: ${sift.where}`));
+const response = await sift.fetch("/v1/query", {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({
+    query,
+    pipeline: {
+      retrieval: {
+        ...(values.mode ? { mode: values.mode } : {}),
+        ...(values["top-k"] ? { top_k: Number(values["top-k"]) } : {}),
+        ...(values.fusion ? { fusion: Number(values.fusion) } : {}),
+      },
+      ...(values.namespace ? { namespace: values.namespace } : {}),
+    },
+  }),
+});
+if (!response.ok || !response.body) {
+  console.error(`sift answered ${response.status}: ${await response.text()}`);
+  Deno.exit(1);
+}
+
+type Hit = { id: string; score: number; metadata: { title?: string } };
+type Citation = { index: number; title?: string; id?: string };
+let exitCode = 0;
+for await (const { event, data } of readEvents(response.body)) {
+  const payload = data as Record<string, unknown>;
+  if (event === "retrieval-end") {
+    const queries = payload.queries as { text: string }[];
+    if (queries.length > 1) console.log(dim(`queries: ${queries.map((q) => q.text).join(" | ")}`));
+    const results = payload.results as Hit[];
+    console.log(dim(`retrieved ${results.length}:`));
+    results.forEach((hit, i) =>
+      console.log(dim(`  [${i + 1}] ${hit.metadata.title ?? hit.id} (${hit.id}, score ${hit.score.toFixed(4)})`))
+    );
+    write("\n");
+  } else if (event === "answer-delta") {
+    write(String(payload.text));
+  } else if (event === "answer-end") {
+    write("\n\n");
+    for (const citation of payload.citations as Citation[]) {
+      console.log(dim(`[${citation.index}] ${citation.title ?? citation.id}`));
+    }
+  } else if (event === "usage") {
+    const steps = payload.steps as { name: string; started_ms: number; ended_ms: number }[];
+    console.log(dim(steps.map((s) => `${s.name} ${Math.round(s.ended_ms - s.started_ms)}ms`).join(", ") +
+      `; total ${Math.round(Number(payload.total_ms))}ms`));
+  } else if (event === "error") {
+    console.error(`error: ${payload.message}`);
+    exitCode = 1;
+  }
+}
+Deno.exit(exitCode);

@@ -1,0 +1,93 @@
+/**
+ * Runs the offline model as an OpenAI-compatible HTTP server, for clients
+ * outside the process (another sift, a benchmark, any `openai` client).
+ *
+ *   deno run --allow-net --allow-env scripts/offline-model.ts
+ *
+ * Env: OFFLINE_MODEL_PORT (8788), OFFLINE_MODEL_HOST (127.0.0.1),
+ * OFFLINE_MODEL_LATENCY, OFFLINE_MODEL_FAULTS, OFFLINE_MODEL_SEED (1).
+ */
+import { createOfflineModel, type OfflineModelOptions } from "../shared/llm/offline/model.ts";
+
+/** A running offline model server; `await using` closes it. */
+export type OfflineModelServer = AsyncDisposable & {
+  /** Origin, e.g. `http://127.0.0.1:8788`. */
+  url: string;
+  /** The SDK's `baseURL`: `url` + `/v1`. */
+  baseURL: string;
+  close(): Promise<void>;
+};
+
+/**
+ * Serves the offline model over HTTP; `port: 0` picks a free port (tests).
+ *
+ * @example
+ * await using server = await serveOfflineModel({ port: 0 });
+ * const client = new OpenAI({ apiKey: "offline", baseURL: server.baseURL });
+ */
+export function serveOfflineModel(
+  options: OfflineModelOptions & { port?: number; hostname?: string } = {},
+): Promise<OfflineModelServer> {
+  const { port = 8788, hostname = "127.0.0.1", ...knobs } = options;
+  const model = createOfflineModel(knobs);
+  return new Promise((resolve) => {
+    const server = Deno.serve({
+      port,
+      hostname,
+      onListen: (address) => {
+        const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
+        const url = `http://${host}:${address.port}`;
+        let closing: Promise<void> | undefined;
+        const close = () => (closing ??= server.shutdown().then(() => server.finished));
+        resolve({ url, baseURL: `${url}/v1`, close, [Symbol.asyncDispose]: close });
+      },
+      // A client that hangs up (the `timeout` fault, an SDK timeout) is normal here, not an error.
+      onError: (error) => {
+        if (!(error instanceof DOMException && error.name === "AbortError")) console.error(error);
+        return new Response(null, { status: 499 });
+      },
+    }, (request) => model.handle(request));
+  });
+}
+
+/** Reads one knob from the environment; a bad value exits with the variable's name. */
+function knob<T>(name: string, parse: (value: string) => T): T | undefined {
+  const value = Deno.env.get(name)?.trim();
+  if (!value) return undefined;
+  try {
+    return parse(value);
+  } catch (error) {
+    console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    Deno.exit(1);
+  }
+}
+
+function integer(min: number, max: number) {
+  return (value: string) => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < min || number > max) {
+      throw new Error(`"${value}" is not a whole number from ${min} to ${max}`);
+    }
+    return number;
+  };
+}
+
+if (import.meta.main) {
+  const latency = Deno.env.get("OFFLINE_MODEL_LATENCY")?.trim() || undefined;
+  const faults = Deno.env.get("OFFLINE_MODEL_FAULTS")?.trim() || undefined;
+  // Validate the knobs up front, so a typo stops the server with the variable's name.
+  knob("OFFLINE_MODEL_LATENCY", (value) => createOfflineModel({ latency: value }));
+  knob("OFFLINE_MODEL_FAULTS", (value) => createOfflineModel({ faults: value }));
+  const seed = knob("OFFLINE_MODEL_SEED", integer(-(2 ** 31), 2 ** 32 - 1)) ?? 1;
+  const port = knob("OFFLINE_MODEL_PORT", integer(0, 65535)) ?? 8788;
+  const hostname = Deno.env.get("OFFLINE_MODEL_HOST")?.trim() || "127.0.0.1";
+  const server = await serveOfflineModel({ port, hostname, latency, faults, seed });
+  console.log(
+    [
+      `sift offline model (deterministic heuristics, not an LLM) listening on ${server.url}`,
+      `  models: sift-offline, sift-offline-judge, sift-hashed-lexical`,
+      `  latency: ${latency ?? "none"}; faults: ${faults ?? "none"}; seed: ${seed}`,
+      `  point a client at it: LLM_BASE_URL=${server.baseURL} (any API key)`,
+    ].join("\n"),
+  );
+}

@@ -1,0 +1,150 @@
+import { z } from "zod";
+import { ConfigError } from "./errors.ts";
+
+/** `"true"`/`"false"`/`"1"`/`"0"` as a boolean, with a readable error otherwise. */
+const booleanString = z
+  .enum(["true", "false", "1", "0", "yes", "no"], {
+    error: "must be true or false",
+  })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const positiveInt = (max: number) =>
+  z.coerce
+    .number({ error: "must be a number" })
+    .int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(max, { error: `must be at most ${max}` });
+
+const url = z.url({ error: "must be an absolute http(s) URL" }).refine(
+  (value) => /^https?:\/\//.test(value),
+  { error: "must be an absolute http(s) URL" },
+);
+
+/**
+ * Every environment variable sift reads. Empty strings count as unset, so a
+ * `.env` line like `LLM_API_KEY=` does not switch providers by accident.
+ */
+const envSchema = z.object({
+  PORT: positiveInt(65535).default(8787),
+  LLM_BASE_URL: url.optional(),
+  LLM_API_KEY: z.string().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().default("gpt-4o-mini"),
+  JUDGE_MODEL: z.string().optional(),
+  EMBEDDING_MODEL: z.string().default("text-embedding-3-small"),
+  EMBEDDING_DIMENSIONS: positiveInt(8192).optional(),
+  LLM_STRUCTURED_OUTPUTS: booleanString.default(true),
+  LLM_TIMEOUT_MS: positiveInt(600_000).default(60_000),
+  UPSTASH_REDIS_REST_URL: url.optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
+  UPSTASH_VECTOR_REST_URL: url.optional(),
+  UPSTASH_VECTOR_REST_TOKEN: z.string().optional(),
+  API_KEYS: z.string().optional(),
+  CHUNK_SIZE: positiveInt(8000).default(512),
+  CHUNK_OVERLAP: z.coerce.number({ error: "must be a number" }).int().min(0, {
+    error: "must be at least 0",
+  }).default(64),
+  DEMO_CORPUS: booleanString.default(true),
+  OFFLINE_MODEL_LATENCY: z.string().optional(),
+  OFFLINE_MODEL_FAULTS: z.string().optional(),
+  OFFLINE_MODEL_SEED: z.coerce.number().int().default(1),
+}).superRefine((env, ctx) => {
+  if (env.CHUNK_OVERLAP >= env.CHUNK_SIZE) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["CHUNK_OVERLAP"],
+      message: "must be smaller than CHUNK_SIZE",
+    });
+  }
+  for (const [urlName, tokenName] of [
+    ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
+    ["UPSTASH_VECTOR_REST_URL", "UPSTASH_VECTOR_REST_TOKEN"],
+  ] as const) {
+    if (Boolean(env[urlName]) !== Boolean(env[tokenName])) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env[urlName] ? tokenName : urlName],
+        message: `must be set together with ${env[urlName] ? urlName : tokenName}`,
+      });
+    }
+  }
+});
+
+export type Config = {
+  port: number;
+  llm: {
+    /** `offline` when neither a key nor a base URL is set. */
+    provider: "offline" | "openai-compatible";
+    baseURL?: string;
+    apiKey?: string;
+    model: string;
+    judgeModel: string;
+    structuredOutputs: boolean;
+    timeoutMs: number;
+  };
+  embeddings: { model: string; dimensions?: number };
+  redis?: { url: string; token: string };
+  vector?: { url: string; token: string };
+  apiKeys: string[];
+  chunking: { size: number; overlap: number };
+  offlineModel: { latency?: string; faults?: string; seed: number };
+  /** Load sift's own docs into an empty local index. */
+  demoCorpus: boolean;
+};
+
+/**
+ * Parses the environment into a typed `Config`. Called per request (env only
+ * exists per request on Workers) and once at start-up so a bad value stops the
+ * server with the variable's name and the reason.
+ *
+ * @example
+ * const config = readConfig({ LLM_MODEL: "gpt-4o" });
+ * config.llm.provider; // "offline"
+ */
+export function readConfig(env: Record<string, string | undefined>): Config {
+  const cleaned: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (typeof value === "string" && value.trim() !== "") cleaned[key] = value.trim();
+  }
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) =>
+      `${issue.path.join(".") || "environment"}: ${issue.message}`
+    );
+    throw new ConfigError(`Invalid environment: ${problems.join("; ")}`);
+  }
+  const e = parsed.data;
+  const apiKey = e.LLM_API_KEY ?? e.OPENAI_API_KEY;
+  const offline = !apiKey && !e.LLM_BASE_URL;
+  return {
+    port: e.PORT,
+    llm: {
+      provider: offline ? "offline" : "openai-compatible",
+      ...(e.LLM_BASE_URL ? { baseURL: e.LLM_BASE_URL } : {}),
+      ...(apiKey ? { apiKey } : {}),
+      model: offline ? "sift-offline" : e.LLM_MODEL,
+      // The judge defaults to another model so no model grades its own answers.
+      judgeModel: e.JUDGE_MODEL ?? (offline ? "sift-offline-judge" : "gpt-4o"),
+      structuredOutputs: e.LLM_STRUCTURED_OUTPUTS,
+      timeoutMs: e.LLM_TIMEOUT_MS,
+    },
+    embeddings: {
+      model: offline ? "sift-hashed-lexical" : e.EMBEDDING_MODEL,
+      ...(e.EMBEDDING_DIMENSIONS ? { dimensions: e.EMBEDDING_DIMENSIONS } : {}),
+    },
+    ...(e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
+      ? { redis: { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN } }
+      : {}),
+    ...(e.UPSTASH_VECTOR_REST_URL && e.UPSTASH_VECTOR_REST_TOKEN
+      ? { vector: { url: e.UPSTASH_VECTOR_REST_URL, token: e.UPSTASH_VECTOR_REST_TOKEN } }
+      : {}),
+    apiKeys: (e.API_KEYS ?? "").split(",").map((key) => key.trim()).filter(Boolean),
+    chunking: { size: e.CHUNK_SIZE, overlap: e.CHUNK_OVERLAP },
+    offlineModel: {
+      ...(e.OFFLINE_MODEL_LATENCY ? { latency: e.OFFLINE_MODEL_LATENCY } : {}),
+      ...(e.OFFLINE_MODEL_FAULTS ? { faults: e.OFFLINE_MODEL_FAULTS } : {}),
+      seed: e.OFFLINE_MODEL_SEED,
+    },
+    demoCorpus: e.DEMO_CORPUS,
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The one error family of sift. Every error a route can raise is a `SiftError`;
+ * `app.onError` maps it to `{"error": {"type", "message"}}` with its status.
+ * Anything else becomes a generic 500 and its message never reaches the caller.
+ *
+ * @example
+ * throw new InvalidRequestError("query: must not be empty");
+ */
+export type ErrorType =
+  | "invalid_request"
+  | "unauthorized"
+  | "not_found"
+  | "payload_too_large"
+  | "upstream_error"
+  | "timeout"
+  | "internal_error";
+
+export class SiftError extends Error {
+  override name = "SiftError";
+  readonly type: ErrorType;
+  readonly status: number;
+  /** True when the same call may succeed if tried again later. */
+  readonly isRetryable: boolean;
+
+  constructor(
+    type: ErrorType,
+    status: number,
+    message: string,
+    options: { cause?: unknown; isRetryable?: boolean } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.type = type;
+    this.status = status;
+    this.isRetryable = options.isRetryable ?? false;
+  }
+}
+
+/** A request the caller can fix: the message names the field and the reason. */
+export class InvalidRequestError extends SiftError {
+  override name = "InvalidRequestError";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("invalid_request", 400, message, options);
+  }
+}
+
+export class UnauthorizedError extends SiftError {
+  override name = "UnauthorizedError";
+  constructor(message = "Missing or invalid API key") {
+    super("unauthorized", 401, message);
+  }
+}
+
+export class NotFoundError extends SiftError {
+  override name = "NotFoundError";
+  constructor(message: string) {
+    super("not_found", 404, message);
+  }
+}
+
+export class PayloadTooLargeError extends SiftError {
+  override name = "PayloadTooLargeError";
+  constructor(message: string) {
+    super("payload_too_large", 413, message);
+  }
+}
+
+/** A provider (LLM, embeddings, index, cache) failed; its body stays in `cause`. */
+export class UpstreamError extends SiftError {
+  override name = "UpstreamError";
+  constructor(
+    provider: string,
+    options: { cause?: unknown; isRetryable?: boolean; message?: string } = {},
+  ) {
+    super(
+      "upstream_error",
+      502,
+      options.message ?? `The ${provider} provider failed`,
+      options,
+    );
+  }
+}
+
+/** Config that cannot be used: thrown at start-up and per request. */
+export class ConfigError extends SiftError {
+  override name = "ConfigError";
+  constructor(message: string) {
+    super("internal_error", 500, message);
+  }
+}
+
+/** The public body for any thrown value: internal details never leave the process. */
+export function toErrorBody(
+  error: unknown,
+): { status: number; body: { error: { type: ErrorType; message: string } } } {
+  if (error instanceof SiftError) {
+    const message = error instanceof ConfigError
+      ? "The server is misconfigured"
+      : error.message;
+    return {
+      status: error.status,
+      body: { error: { type: error.type, message } },
+    };
+  }
+  return {
+    status: 500,
+    body: { error: { type: "internal_error", message: "Internal server error" } },
+  };
+}

@@ -1,0 +1,38 @@
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import { toErrorBody } from "../errors.ts";
+
+export type SendEvent = (event: string, data: unknown) => Promise<void>;
+
+/**
+ * A `text/event-stream` response that runs `produce` with a signal that
+ * aborts when the client goes away, so upstream LLM calls are cancelled too.
+ * Validate before calling this: once the stream is open the status is 200.
+ * A failure after that becomes an `error` event (the public message only);
+ * the stream always ends with `done`.
+ */
+export function eventStream(
+  c: Context,
+  produce: (send: SendEvent, signal: AbortSignal) => Promise<void>,
+): Response {
+  return streamSSE(c, async (stream) => {
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    stream.onAbort(abort);
+    c.req.raw.signal.addEventListener("abort", abort, { once: true });
+    const send: SendEvent = async (event, data) => {
+      if (controller.signal.aborted) return;
+      await stream.writeSSE({ event, data: JSON.stringify(data) });
+    };
+    try {
+      await produce(send, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      console.error(`${c.req.method} ${c.req.path} stream failed:`, error);
+      await send("error", toErrorBody(error).body.error);
+    } finally {
+      c.req.raw.signal.removeEventListener("abort", abort);
+    }
+    await send("done", {});
+  });
+}

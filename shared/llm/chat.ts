@@ -1,0 +1,127 @@
+import type OpenAI from "openai";
+import { z } from "zod";
+import type { LlmContext } from "./client.ts";
+import { toLlmError } from "./errors.ts";
+import { extractJsonObject } from "./json.ts";
+import { promptTag, type PromptTemplate } from "./prompt.ts";
+
+export type TokenUsage = { tokens_in: number; tokens_out: number };
+
+export type ChatRequest = {
+  prompt: Pick<PromptTemplate, "id" | "version">;
+  system: string;
+  user: string;
+  signal?: AbortSignal | undefined;
+  maxTokens?: number;
+  temperature?: number;
+};
+
+function body(llm: LlmContext, request: ChatRequest) {
+  return {
+    model: llm.model,
+    temperature: request.temperature ?? 0,
+    ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
+    messages: [
+      { role: "system" as const, content: request.system },
+      { role: "user" as const, content: request.user },
+    ],
+  };
+}
+
+function requestOptions(request: ChatRequest): OpenAI.RequestOptions {
+  return {
+    headers: { "x-sift-prompt": promptTag(request.prompt) },
+    ...(request.signal ? { signal: request.signal } : {}),
+  };
+}
+
+function toUsage(usage: OpenAI.CompletionUsage | null | undefined): TokenUsage {
+  return { tokens_in: usage?.prompt_tokens ?? 0, tokens_out: usage?.completion_tokens ?? 0 };
+}
+
+/** One chat completion; the text and the token usage. */
+export async function completeText(
+  llm: LlmContext,
+  request: ChatRequest,
+): Promise<{ text: string; usage: TokenUsage }> {
+  try {
+    const completion = await llm.client.chat.completions.create(
+      body(llm, request),
+      requestOptions(request),
+    );
+    return {
+      text: completion.choices[0]?.message.content ?? "",
+      usage: toUsage(completion.usage),
+    };
+  } catch (error) {
+    throw toLlmError(error);
+  }
+}
+
+/**
+ * A structured answer checked against `schema`. With structured outputs on,
+ * the provider is asked for json_schema; either way the reply is parsed from
+ * text and validated, so a provider that ignores the format still works.
+ * `object` is undefined when nothing valid came back: callers degrade.
+ */
+export async function completeObject<T>(
+  llm: LlmContext,
+  request: ChatRequest & { schema: z.ZodType<T>; schemaName: string },
+): Promise<{ object: T | undefined; text: string; usage: TokenUsage }> {
+  try {
+    const completion = await llm.client.chat.completions.create(
+      {
+        ...body(llm, request),
+        ...(llm.structuredOutputs
+          ? {
+            response_format: {
+              type: "json_schema" as const,
+              json_schema: {
+                name: request.schemaName,
+                strict: true,
+                schema: z.toJSONSchema(request.schema, { target: "draft-7" }) as Record<
+                  string,
+                  unknown
+                >,
+              },
+            },
+          }
+          : {}),
+      },
+      requestOptions(request),
+    );
+    const text = completion.choices[0]?.message.content ?? "";
+    const parsed = request.schema.safeParse(extractJsonObject(text));
+    return {
+      object: parsed.success ? parsed.data : undefined,
+      text,
+      usage: toUsage(completion.usage),
+    };
+  } catch (error) {
+    throw toLlmError(error);
+  }
+}
+
+export type StreamPart = { type: "delta"; text: string } | { type: "usage"; usage: TokenUsage };
+
+/** Streams a chat completion as text deltas, then one usage part. */
+export async function* streamText(
+  llm: LlmContext,
+  request: ChatRequest,
+): AsyncGenerator<StreamPart> {
+  let usage: TokenUsage = { tokens_in: 0, tokens_out: 0 };
+  try {
+    const stream = await llm.client.chat.completions.create(
+      { ...body(llm, request), stream: true, stream_options: { include_usage: true } },
+      requestOptions(request),
+    );
+    for await (const chunk of stream) {
+      if (chunk.usage) usage = toUsage(chunk.usage);
+      const text = chunk.choices[0]?.delta?.content;
+      if (text) yield { type: "delta", text };
+    }
+  } catch (error) {
+    throw toLlmError(error);
+  }
+  yield { type: "usage", usage };
+}

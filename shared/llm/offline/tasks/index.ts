@@ -1,0 +1,30 @@
+import { answerTask } from "./answer.ts";
+import { genericTask } from "./generic.ts";
+import { queryVariationsTask } from "./query-variations.ts";
+import type { OfflineTask } from "./types.ts";
+
+/**
+ * The offline model's tasks by prompt id (see `prompts/`). Adding a task is
+ * one line here plus its file; ids without a task get the generic reply.
+ */
+export const offlineTasks: Readonly<Record<string, OfflineTask>> = {
+  answer: answerTask,
+  "query-variations": queryVariationsTask,
+};
+
+/**
+ * The task named by an `x-sift-prompt: <id>@<version>` header, and the version.
+ *
+ * @example
+ * taskFor("answer@1").task === answerTask; // true
+ */
+export function taskFor(header: string | null): { task: OfflineTask; version: number | undefined } {
+  const match = /^\s*([\w.-]+)(?:@(\d+))?\s*$/.exec(header ?? "");
+  const id = match?.[1] ?? "";
+  // hasOwn, so an id like "constructor" cannot reach Object.prototype.
+  const task = Object.hasOwn(offlineTasks, id) ? offlineTasks[id] : undefined;
+  return {
+    task: task ?? genericTask,
+    version: match?.[2] === undefined ? undefined : Number(match[2]),
+  };
+}

@@ -1,0 +1,107 @@
+import { type Config, readConfig } from "./config.ts";
+import { MemoryCache } from "./cache/memory.ts";
+import { ResilientCache } from "./cache/resilient.ts";
+import { UpstashRedisCache } from "./cache/upstash-redis.ts";
+import { OpenAIEmbedder } from "./embeddings/openai.ts";
+import type { Embedder } from "./embeddings/port.ts";
+import { createLlmClient, type LlmContext, type OfflineFetch } from "./llm/client.ts";
+import { createOfflineModel } from "./llm/offline/model.ts";
+import { LocalIndex } from "./vector/local.ts";
+import type { VectorIndex } from "./vector/port.ts";
+import type { SnapshotStore } from "./vector/snapshot.ts";
+import { UpstashVectorIndex } from "./vector/upstash.ts";
+
+/** Everything a handler may use, built from this request's config. */
+export type Deps = {
+  config: Config;
+  llm: LlmContext;
+  embedder: Embedder;
+  index: VectorIndex;
+  cache: ResilientCache;
+  /** What serves each port, as `/healthz` reports it: `offline` for embedded defaults. */
+  providers: { llm: string; embeddings: string; index: string; cache: string };
+};
+
+/**
+ * The state that outlives a request: the embedded index and cache, the
+ * offline model (its fault RNG is a sequence), and the in-flight map that lets
+ * concurrent identical cache misses compute once. All of it is created on
+ * first use, never at module load; clients for external services are built
+ * per request from that request's config (env exists only per request on
+ * Workers).
+ */
+export class Runtime {
+  readonly #snapshot: SnapshotStore | undefined;
+  #localIndex: LocalIndex | undefined;
+  #memoryCache: MemoryCache | undefined;
+  readonly #offlineModels = new Map<string, OfflineFetch>();
+  readonly #inflight = new Map<string, Promise<unknown>>();
+  #lastEnv: Record<string, string | undefined> | undefined;
+  #lastConfig: Config | undefined;
+
+  constructor(options: { snapshot?: SnapshotStore } = {}) {
+    this.#snapshot = options.snapshot;
+  }
+
+  /** Config for this env; parsed again only when the env object changes. */
+  config(env: Record<string, string | undefined>): Config {
+    if (env !== this.#lastEnv || !this.#lastConfig) {
+      this.#lastConfig = readConfig(env);
+      this.#lastEnv = env;
+    }
+    return this.#lastConfig;
+  }
+
+  deps(config: Config): Deps {
+    const llm = createLlmClient(config, () => this.#offlineFetch(config));
+    const embedder = new OpenAIEmbedder({
+      client: llm.client,
+      model: config.embeddings.model,
+      dimensions: config.embeddings.dimensions,
+    });
+    const index = config.vector
+      ? new UpstashVectorIndex(config.vector)
+      : (this.#localIndex ??= new LocalIndex(this.#snapshot ? { snapshot: this.#snapshot } : {}));
+    const store = config.redis
+      ? new UpstashRedisCache(config.redis)
+      : (this.#memoryCache ??= new MemoryCache());
+    const offline = config.llm.provider === "offline";
+    return {
+      config,
+      llm,
+      embedder,
+      index,
+      cache: new ResilientCache(store, { inflight: this.#inflight }),
+      providers: {
+        llm: offline ? "offline" : `openai-compatible (${hostOf(config.llm.baseURL)})`,
+        embeddings: offline ? "offline" : config.embeddings.model,
+        index: index.name === "local" ? "offline" : index.name,
+        cache: store.name === "memory" ? "offline" : store.name,
+      },
+    };
+  }
+
+  #offlineFetch(config: Config): OfflineFetch {
+    const { latency, faults, seed } = config.offlineModel;
+    const key = JSON.stringify([latency, faults, seed]);
+    let offlineFetch = this.#offlineModels.get(key);
+    if (!offlineFetch) {
+      offlineFetch = createOfflineModel({
+        ...(latency ? { latency } : {}),
+        ...(faults ? { faults } : {}),
+        seed,
+      }).fetch;
+      this.#offlineModels.set(key, offlineFetch);
+    }
+    return offlineFetch;
+  }
+}
+
+function hostOf(baseURL: string | undefined): string {
+  if (!baseURL) return "api.openai.com";
+  try {
+    return new URL(baseURL).host;
+  } catch {
+    return "custom";
+  }
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { LIMITS } from "./limits.ts";
+import { DEFAULT_NAMESPACE } from "./vector/port.ts";
+
+/** A user's question: trimmed, non-empty, bounded. */
+export const querySchema = z
+  .string({ error: "must be a string" })
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .max(LIMITS.queryChars, { error: `must be at most ${LIMITS.queryChars} characters` });
+
+export const namespaceSchema = z
+  .string({ error: "must be a string" })
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "must be 1-64 letters, digits, '_' or '-'" })
+  .default(DEFAULT_NAMESPACE);
+
+export const searchModeSchema = z.enum(["dense", "sparse", "hybrid"], {
+  error: "must be dense, sparse or hybrid",
+});
+
+export const topKSchema = z.coerce
+  .number({ error: "must be a number" })
+  .int({ error: "must be a whole number" })
+  .min(1, { error: "must be at least 1" })
+  .max(LIMITS.topK, { error: `must be at most ${LIMITS.topK}` });
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+/** `{field: value}` or `{field: {gte: ..., in: [...]}}`, all ANDed. */
+export const metadataFilterSchema = z.record(
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { error: "must be a metadata field name" }),
+  z.union([
+    scalar,
+    z.strictObject({
+      eq: scalar.optional(),
+      ne: scalar.optional(),
+      gt: z.union([z.string(), z.number()]).optional(),
+      gte: z.union([z.string(), z.number()]).optional(),
+      lt: z.union([z.string(), z.number()]).optional(),
+      lte: z.union([z.string(), z.number()]).optional(),
+      in: z.array(z.union([z.string(), z.number()])).max(100).optional(),
+    }, { error: "must be a value or an object of eq, ne, gt, gte, lt, lte, in" }),
+  ]),
+);
+
+/** A document given inline (to /v1/answer, later /v1/rerank): text plus optional metadata. */
+export const inlineDocumentSchema = z.union([
+  z.string().min(1, { error: "must not be empty" }).max(LIMITS.answerDocumentChars),
+  z.object({
+    id: z.string().max(200).optional(),
+    text: z.string().min(1, { error: "must not be empty" }).max(LIMITS.answerDocumentChars, {
+      error: `must be at most ${LIMITS.answerDocumentChars} characters`,
+    }),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  }),
+]);

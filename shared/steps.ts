@@ -1,0 +1,43 @@
+import type { TokenUsage } from "./llm/chat.ts";
+
+export type StepRecord = {
+  name: string;
+  /** Milliseconds from the request's start. */
+  started_ms: number;
+  ended_ms: number;
+  tokens_in: number;
+  tokens_out: number;
+};
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/**
+ * Times pipeline steps against the request's start, so overlapping steps
+ * show as overlapping intervals in the `usage` event.
+ */
+export class StepClock {
+  readonly steps: StepRecord[] = [];
+  readonly #origin: number;
+
+  constructor(origin = performance.now()) {
+    this.#origin = origin;
+  }
+
+  elapsed(): number {
+    return round(performance.now() - this.#origin);
+  }
+
+  /** Runs one step and records it, with the tokens its result reports. */
+  async run<T>(name: string, work: () => Promise<T>, usageOf?: (result: T) => TokenUsage): Promise<T> {
+    const started = this.elapsed();
+    const result = await work();
+    const usage = usageOf?.(result) ?? { tokens_in: 0, tokens_out: 0 };
+    this.steps.push({ name, started_ms: started, ended_ms: this.elapsed(), ...usage });
+    return result;
+  }
+
+  /** Records a step whose work was timed elsewhere (a stream, say). */
+  record(name: string, startedMs: number, usage: TokenUsage): void {
+    this.steps.push({ name, started_ms: startedMs, ended_ms: this.elapsed(), ...usage });
+  }
+}

@@ -1,0 +1,75 @@
+/** Metadata kept with every chunk; `doc_id` and `chunk_index` are always set. */
+export type ChunkMetadata = {
+  doc_id: string;
+  chunk_index: number;
+  title?: string;
+  url?: string;
+  published?: string;
+  authors?: string | string[];
+  [key: string]: unknown;
+};
+
+/** A chunk ready for the index: its text, dense vector and metadata. */
+export type IndexedChunk = {
+  /** Stable: `${doc_id}#${chunk_index}`. */
+  id: string;
+  text: string;
+  vector: number[];
+  metadata: ChunkMetadata;
+};
+
+export type SearchMode = "dense" | "sparse" | "hybrid";
+
+/** One comparison on a metadata field; a bare value means equality. */
+export type FilterCondition =
+  | string
+  | number
+  | boolean
+  | {
+    eq?: string | number | boolean | undefined;
+    ne?: string | number | boolean | undefined;
+    gt?: string | number | undefined;
+    gte?: string | number | undefined;
+    lt?: string | number | undefined;
+    lte?: string | number | undefined;
+    in?: (string | number)[] | undefined;
+  };
+
+/** All conditions must hold (AND). Example: `{doc_id: "bert", published: {gte: "2019-01-01"}}`. */
+export type MetadataFilter = Record<string, FilterCondition>;
+
+export type SearchHit = {
+  id: string;
+  doc_id: string;
+  text: string;
+  score: number;
+  metadata: ChunkMetadata;
+};
+
+export type VectorQuery = {
+  /** The query's text: sparse (BM25) retrieval scores it. */
+  text: string;
+  /** The query's dense embedding; required for dense and hybrid modes. */
+  vector?: number[];
+  mode: SearchMode;
+  topK: number;
+  filter?: MetadataFilter;
+  namespace: string;
+};
+
+/**
+ * The vector index port. Adapters: the in-process `LocalIndex` (dense cosine +
+ * BM25 + hybrid RRF) and `UpstashVectorIndex`. Sparse vectors are the
+ * adapter's business: callers pass text and a dense vector.
+ */
+export interface VectorIndex {
+  readonly name: string;
+  upsert(chunks: IndexedChunk[], options: { namespace: string }): Promise<void>;
+  query(query: VectorQuery): Promise<SearchHit[]>;
+  /** Removes every chunk of a document; resolves to how many were removed. */
+  deleteDocument(docId: string, options: { namespace: string }): Promise<number>;
+  /** How many chunks the namespace holds. */
+  count(options: { namespace: string }): Promise<number>;
+}
+
+export const DEFAULT_NAMESPACE = "default";
