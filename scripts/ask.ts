@@ -18,7 +18,9 @@ const { values, positionals } = parseArgs({
 });
 const query = positionals.join(" ").trim();
 if (!query) {
-  console.error('usage: deno task ask "your question" [--mode dense|sparse|hybrid] [--top-k N] [--fusion N] [--namespace NS]');
+  console.error(
+    'usage: deno task ask "your question" [--mode dense|sparse|hybrid] [--top-k N] [--fusion N] [--namespace NS]',
+  );
   Deno.exit(2);
 }
 
@@ -59,7 +61,11 @@ for await (const { event, data } of readEvents(response.body)) {
     const results = payload.results as Hit[];
     console.log(dim(`retrieved ${results.length}:`));
     results.forEach((hit, i) =>
-      console.log(dim(`  [${i + 1}] ${hit.metadata.title ?? hit.id} (${hit.id}, score ${hit.score.toFixed(4)})`))
+      console.log(
+        dim(
+          `  [${i + 1}] ${hit.metadata.title ?? hit.id} (${hit.id}, score ${hit.score.toFixed(4)})`,
+        ),
+      )
     );
     write("\n");
   } else if (event === "answer-delta") {
@@ -71,8 +77,12 @@ for await (const { event, data } of readEvents(response.body)) {
     }
   } else if (event === "usage") {
     const steps = payload.steps as { name: string; started_ms: number; ended_ms: number }[];
-    console.log(dim(steps.map((s) => `${s.name} ${Math.round(s.ended_ms - s.started_ms)}ms`).join(", ") +
-      `; total ${Math.round(Number(payload.total_ms))}ms`));
+    console.log(
+      dim(
+        steps.map((s) => `${s.name} ${Math.round(s.ended_ms - s.started_ms)}ms`).join(", ") +
+          `; total ${Math.round(Number(payload.total_ms))}ms`,
+      ),
+    );
   } else if (event === "error") {
     console.error(`error: ${payload.message}`);
     exitCode = 1;

@@ -11,7 +11,10 @@ export type SiftFetch = (path: string, init?: RequestInit) => Promise<Response>;
  */
 export async function connect(): Promise<{ fetch: SiftFetch; where: string }> {
   const explicit = Deno.env.get("SIFT_URL");
-  const base = (explicit ?? `http://127.0.0.1:${Deno.env.get("PORT") ?? "8787"}`).replace(/\/$/, "");
+  const base = (explicit ?? `http://127.0.0.1:${Deno.env.get("PORT") ?? "8787"}`).replace(
+    /\/$/,
+    "",
+  );
   const headers: Record<string, string> = {};
   const key = Deno.env.get("SIFT_API_KEY");
   if (key) headers.authorization = `Bearer ${key}`;
@@ -30,7 +33,8 @@ export async function connect(): Promise<{ fetch: SiftFetch; where: string }> {
   const app = createSiftApp({ snapshot: new FileSnapshotStore(`${dataDir}/index.json`) });
   const env = Deno.env.toObject();
   return {
-    fetch: async (path, init) => await app.fetch(new Request(`http://in-process${path}`, init), env),
+    fetch: async (path, init) =>
+      await app.fetch(new Request(`http://in-process${path}`, init), env),
     where: "in-process (no server running)",
   };
 }

@@ -3,7 +3,8 @@ import type { DocumentInput } from "../functions/embed/embed.ts";
 const KNOWN_FIELDS = new Set(["id", "text", "title", "url", "published", "authors", "metadata"]);
 
 function safeId(name: string): string {
-  return name.replace(/\.[^.]+$/, "").replace(/[^A-Za-z0-9._:-]+/g, "-").slice(0, 200) || "document";
+  return name.replace(/\.[^.]+$/, "").replace(/[^A-Za-z0-9._:-]+/g, "-").slice(0, 200) ||
+    "document";
 }
 
 /** One `.jsonl` line as a document: known fields lifted, any other field kept as metadata. */
@@ -34,7 +35,9 @@ export async function readDocuments(path: string): Promise<DocumentInput[]> {
     const entries = [];
     for await (const entry of Deno.readDir(path)) entries.push(entry.name);
     for (const name of entries.sort()) {
-      if (/\.(jsonl|md|txt)$/i.test(name)) documents.push(...await readDocuments(`${path}/${name}`));
+      if (/\.(jsonl|md|txt)$/i.test(name)) {
+        documents.push(...await readDocuments(`${path}/${name}`));
+      }
     }
     return documents;
   }

@@ -25,11 +25,18 @@ for (const [position, batch] of batchDocuments(documents).entries()) {
   const response = await sift.fetch("/v1/documents", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ documents: batch, ...(values.namespace ? { namespace: values.namespace } : {}) }),
+    body: JSON.stringify({
+      documents: batch,
+      ...(values.namespace ? { namespace: values.namespace } : {}),
+    }),
   });
   const body = await response.json();
   if (!response.ok) {
-    console.error(`batch ${position + 1} failed (${response.status}): ${body.error?.message ?? JSON.stringify(body)}`);
+    console.error(
+      `batch ${position + 1} failed (${response.status}): ${
+        body.error?.message ?? JSON.stringify(body)
+      }`,
+    );
     Deno.exit(1);
   }
   chunks += body.chunks;
@@ -37,4 +44,8 @@ for (const [position, batch] of batchDocuments(documents).entries()) {
     console.log(`  ${document.id}: ${document.chunks} chunks`);
   }
 }
-console.log(`ingested ${documents.length} documents as ${chunks} chunks into ${values.namespace ?? "default"}`);
+console.log(
+  `ingested ${documents.length} documents as ${chunks} chunks into ${
+    values.namespace ?? "default"
+  }`,
+);

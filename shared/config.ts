@@ -40,10 +40,10 @@ const envSchema = z.object({
   UPSTASH_VECTOR_REST_URL: url.optional(),
   UPSTASH_VECTOR_REST_TOKEN: z.string().optional(),
   API_KEYS: z.string().optional(),
-  CHUNK_SIZE: positiveInt(8000).default(512),
+  CHUNK_SIZE: positiveInt(8000).default(400),
   CHUNK_OVERLAP: z.coerce.number({ error: "must be a number" }).int().min(0, {
     error: "must be at least 0",
-  }).default(64),
+  }).default(50),
   DEMO_CORPUS: booleanString.default(true),
   OFFLINE_MODEL_LATENCY: z.string().optional(),
   OFFLINE_MODEL_FAULTS: z.string().optional(),
@@ -56,10 +56,12 @@ const envSchema = z.object({
       message: "must be smaller than CHUNK_SIZE",
     });
   }
-  for (const [urlName, tokenName] of [
-    ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
-    ["UPSTASH_VECTOR_REST_URL", "UPSTASH_VECTOR_REST_TOKEN"],
-  ] as const) {
+  for (
+    const [urlName, tokenName] of [
+      ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
+      ["UPSTASH_VECTOR_REST_URL", "UPSTASH_VECTOR_REST_TOKEN"],
+    ] as const
+  ) {
     if (Boolean(env[urlName]) !== Boolean(env[tokenName])) {
       ctx.addIssue({
         code: "custom",

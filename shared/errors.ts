@@ -93,9 +93,7 @@ export function toErrorBody(
   error: unknown,
 ): { status: number; body: { error: { type: ErrorType; message: string } } } {
   if (error instanceof SiftError) {
-    const message = error instanceof ConfigError
-      ? "The server is misconfigured"
-      : error.message;
+    const message = error instanceof ConfigError ? "The server is misconfigured" : error.message;
     return {
       status: error.status,
       body: { error: { type: error.type, message } },

@@ -28,7 +28,11 @@ export class StepClock {
   }
 
   /** Runs one step and records it, with the tokens its result reports. */
-  async run<T>(name: string, work: () => Promise<T>, usageOf?: (result: T) => TokenUsage): Promise<T> {
+  async run<T>(
+    name: string,
+    work: () => Promise<T>,
+    usageOf?: (result: T) => TokenUsage,
+  ): Promise<T> {
     const started = this.elapsed();
     const result = await work();
     const usage = usageOf?.(result) ?? { tokens_in: 0, tokens_out: 0 };

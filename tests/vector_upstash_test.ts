@@ -1,3 +1,4 @@
+import { analyze } from "../shared/text/analyze.ts";
 import assert from "node:assert/strict";
 import { Index } from "@upstash/vector";
 import { InvalidRequestError, UpstreamError } from "../shared/errors.ts";
@@ -106,7 +107,7 @@ Deno.test("sparseVector() drops stop words and sorts indices ascending", () => {
   const vector = sparseVector("the transformer beats the baseline model", {
     kind: "query",
   });
-  const expected = ["transformer", "beat", "baseline", "model"]
+  const expected = [...new Set(analyze("transformer beats baseline model"))]
     .map(termIndex)
     .sort((a, b) => a - b);
   assert.deepEqual(vector.indices, expected);

@@ -3,7 +3,10 @@ import { type ChatRequest, streamText, type TokenUsage } from "../../shared/llm/
 import type { LlmContext } from "../../shared/llm/client.ts";
 import { type PromptDocument, renderDocuments, renderTemplate } from "../../shared/llm/prompt.ts";
 
-export type AnswerDocument = PromptDocument & { id?: string | undefined; doc_id?: string | undefined };
+export type AnswerDocument = PromptDocument & {
+  id?: string | undefined;
+  doc_id?: string | undefined;
+};
 
 export type Citation = {
   /** The `[n]` number in the answer: the document's position from 1. */
@@ -86,7 +89,9 @@ export async function* streamAnswer(
   }
   let answer = "";
   let usage: TokenUsage = { tokens_in: 0, tokens_out: 0 };
-  for await (const part of streamText(deps.llm, buildAnswerRequest(input.query, input.documents, signal))) {
+  for await (
+    const part of streamText(deps.llm, buildAnswerRequest(input.query, input.documents, signal))
+  ) {
     if (part.type === "usage") {
       usage = part.usage;
       continue;
@@ -96,7 +101,12 @@ export async function* streamAnswer(
   }
   answer = answer.trim();
   const answered = !isNoAnswer(answer);
-  return { answer, citations: answered ? citationsIn(answer, input.documents) : [], answered, usage };
+  return {
+    answer,
+    citations: answered ? citationsIn(answer, input.documents) : [],
+    answered,
+    usage,
+  };
 }
 
 /** The whole answer at once. */

@@ -10,7 +10,9 @@ import { type AnswerDocument, generateAnswer, streamAnswer } from "./answer.ts";
 const answerSchema = z.object({
   query: querySchema,
   documents: z.array(inlineDocumentSchema, { error: "must be an array of documents" })
-    .max(LIMITS.answerDocuments, { error: `must hold at most ${LIMITS.answerDocuments} documents` }),
+    .max(LIMITS.answerDocuments, {
+      error: `must hold at most ${LIMITS.answerDocuments} documents`,
+    }),
   stream: z.boolean({ error: "must be true or false" }).default(false),
 });
 
@@ -19,7 +21,9 @@ function text(value: unknown): string | undefined {
 }
 
 /** Inline documents as the answer prompt sees them: metadata fields lifted out. */
-export function toAnswerDocuments(documents: z.infer<typeof inlineDocumentSchema>[]): AnswerDocument[] {
+export function toAnswerDocuments(
+  documents: z.infer<typeof inlineDocumentSchema>[],
+): AnswerDocument[] {
   return documents.map((document) => {
     if (typeof document === "string") return { text: document };
     const metadata = document.metadata ?? {};
@@ -45,7 +49,9 @@ export function mountAnswer(app: Hono<AppEnv>): void {
     return eventStream(c, async (send, signal) => {
       const stream = streamAnswer(c.var.deps, input, signal);
       let step = await stream.next();
-      for (; !step.done; step = await stream.next()) await send("answer-delta", { text: step.value.text });
+      for (; !step.done; step = await stream.next()) {
+        await send("answer-delta", { text: step.value.text });
+      }
       const { usage, ...result } = step.value;
       await send("answer-end", result);
       await send("usage", usage);

@@ -53,7 +53,8 @@ export function mountEmbed(app: Hono<AppEnv>): void {
     const defaults = c.var.config.chunking;
     const chunking = {
       size: body.chunking?.size ?? defaults.size,
-      overlap: body.chunking?.overlap ?? Math.min(defaults.overlap, (body.chunking?.size ?? defaults.size) - 1),
+      overlap: body.chunking?.overlap ??
+        Math.min(defaults.overlap, (body.chunking?.size ?? defaults.size) - 1),
     };
     if (chunking.overlap >= chunking.size) {
       throw new InvalidRequestError("chunking.overlap: must be smaller than chunking.size");
@@ -68,7 +69,9 @@ export function mountEmbed(app: Hono<AppEnv>): void {
 
   app.delete("/v1/documents/:id", async (c) => {
     const namespace = namespaceSchema.safeParse(c.req.query("namespace") ?? undefined);
-    if (!namespace.success) throw new InvalidRequestError(`namespace: ${namespace.error.issues[0]?.message}`);
+    if (!namespace.success) {
+      throw new InvalidRequestError(`namespace: ${namespace.error.issues[0]?.message}`);
+    }
     const id = c.req.param("id");
     const deleted = await c.var.deps.index.deleteDocument(id, { namespace: namespace.data });
     if (deleted === 0) {
@@ -80,6 +83,12 @@ export function mountEmbed(app: Hono<AppEnv>): void {
   app.post("/v1/embeddings", async (c) => {
     const body = await readJson(c, embeddingsSchema, { maxBytes: LIMITS.ingestBodyBytes });
     const texts = typeof body.input === "string" ? [body.input] : body.input;
-    return c.json(await createEmbeddings(c.var.deps, { texts, encoding: body.encoding_format }, c.req.raw.signal));
+    return c.json(
+      await createEmbeddings(
+        c.var.deps,
+        { texts, encoding: body.encoding_format },
+        c.req.raw.signal,
+      ),
+    );
   });
 }

@@ -1,8 +1,13 @@
 import type { Embedder } from "../../shared/embeddings/port.ts";
 import { sha256Hex } from "../../shared/hash.ts";
 import { countTokens } from "../../shared/text/tokenize.ts";
-import { chunkText, type ChunkOptions } from "../../shared/text/chunk.ts";
-import type { ChunkMetadata, IndexedChunk, VectorIndex } from "../../shared/vector/port.ts";
+import { type ChunkOptions, chunkText } from "../../shared/text/chunk.ts";
+import {
+  type ChunkMetadata,
+  type IndexedChunk,
+  searchableText,
+  type VectorIndex,
+} from "../../shared/vector/port.ts";
 
 export type DocumentInput = {
   id?: string | undefined;
@@ -65,7 +70,10 @@ export async function ingestDocuments(
 ): Promise<IngestResult> {
   const chunked = await chunkDocuments(input.documents, input.chunking);
   const pending = chunked.flatMap((document) => document.chunks);
-  const vectors = await deps.embedder.embed(pending.map((chunk) => chunk.text), signal ? { signal } : {});
+  const vectors = await deps.embedder.embed(
+    pending.map(searchableText),
+    signal ? { signal } : {},
+  );
   const chunks: IndexedChunk[] = pending.map((chunk, position) => ({
     ...chunk,
     vector: vectors[position]!,

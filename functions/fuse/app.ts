@@ -59,7 +59,9 @@ export function mountFuse(app: Hono<AppEnv>): void {
         k: body.rrf_k,
         ...(body.weights ? { weights: body.weights } : {}),
       });
-      return c.json({ results: fused.map(({ id, rrf_score, ranks }) => ({ id, rrf_score, ranks })) });
+      return c.json({
+        results: fused.map(({ id, rrf_score, ranks }) => ({ id, rrf_score, ranks })),
+      });
     }
     const body = validate(fusionSchema, raw);
     return c.json(await ragFusion(c.var.deps, body, c.req.raw.signal));

@@ -14,11 +14,16 @@ export type Variations = { queries: string[]; degraded: boolean; usage: TokenUsa
  * Keeps what looks like a query: trimmed, de-numbered, distinct from the
  * question and from each other, at most `count`.
  */
-export function cleanVariations(candidates: readonly string[], query: string, count: number): string[] {
+export function cleanVariations(
+  candidates: readonly string[],
+  query: string,
+  count: number,
+): string[] {
   const seen = new Set([query.trim().toLowerCase()]);
   const kept: string[] = [];
   for (const candidate of candidates) {
-    const text = candidate.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "").replace(/^["']|["']$/g, "").trim();
+    const text = candidate.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "").replace(/^["']|["']$/g, "")
+      .trim();
     const key = text.toLowerCase();
     if (text.length < 2 || text.length > 500 || seen.has(key)) continue;
     seen.add(key);
@@ -44,7 +49,9 @@ export async function generateQueryVariations(
 ): Promise<Variations> {
   const normalized = query.trim().replace(/\s+/g, " ").toLowerCase();
   const mode = deps.llm.structuredOutputs ? "json" : "text";
-  const key = `variations:${promptTag(queryVariationsPrompt)}:${deps.llm.model}:${mode}:${count}:${await sha256Hex(normalized)}`;
+  const key = `variations:${
+    promptTag(queryVariationsPrompt)
+  }:${deps.llm.model}:${mode}:${count}:${await sha256Hex(normalized)}`;
   const cached = await deps.cache.get<string[]>(key);
   if (cached) return { queries: cached, degraded: false, usage: { tokens_in: 0, tokens_out: 0 } };
 
@@ -54,7 +61,9 @@ export async function generateQueryVariations(
     user: renderTemplate(queryVariationsPrompt.user, {
       query,
       format: renderTemplate(
-        deps.llm.structuredOutputs ? queryVariationsPrompt.formatJson : queryVariationsPrompt.formatText,
+        deps.llm.structuredOutputs
+          ? queryVariationsPrompt.formatJson
+          : queryVariationsPrompt.formatText,
         { count },
       ),
     }),
@@ -63,7 +72,11 @@ export async function generateQueryVariations(
   let candidates: string[];
   let usage: TokenUsage;
   if (deps.llm.structuredOutputs) {
-    const reply = await completeObject(deps.llm, { ...request, schema: variationsSchema, schemaName: "query_variations" });
+    const reply = await completeObject(deps.llm, {
+      ...request,
+      schema: variationsSchema,
+      schemaName: "query_variations",
+    });
     candidates = reply.object?.queries ?? [];
     usage = reply.usage;
   } else {
@@ -73,6 +86,8 @@ export async function generateQueryVariations(
     usage = reply.usage;
   }
   const queries = cleanVariations(candidates, query, count);
-  if (queries.length > 0) await deps.cache.set(key, queries, { ttlSeconds: VARIATIONS_TTL_SECONDS });
+  if (queries.length > 0) {
+    await deps.cache.set(key, queries, { ttlSeconds: VARIATIONS_TTL_SECONDS });
+  }
   return { queries, degraded: queries.length === 0, usage };
 }

@@ -49,7 +49,13 @@ export async function runQuery(
   clock: StepClock = new StepClock(),
 ): Promise<void> {
   const { retrieval, namespace, filter } = input.pipeline;
-  const searchInput = { query: input.query, top_k: retrieval.top_k, mode: retrieval.mode, filter, namespace };
+  const searchInput = {
+    query: input.query,
+    top_k: retrieval.top_k,
+    mode: retrieval.mode,
+    filter,
+    namespace,
+  };
 
   let queries: { text: string; origin: "original" | "variation" }[] = [
     { text: input.query, origin: "original" },
@@ -75,7 +81,11 @@ export async function runQuery(
   await send("retrieval-end", { queries, results, ...(degraded ? { degraded: true } : {}) });
 
   const answerStarted = clock.elapsed();
-  const stream = streamAnswer(deps, { query: input.query, documents: results.map(hitToDocument) }, signal);
+  const stream = streamAnswer(
+    deps,
+    { query: input.query, documents: results.map(hitToDocument) },
+    signal,
+  );
   let step = await stream.next();
   for (; !step.done; step = await stream.next()) {
     await send("answer-delta", { text: step.value.text });

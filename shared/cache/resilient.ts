@@ -3,7 +3,10 @@ import type { CacheStore } from "./port.ts";
 export type CacheErrorReporter = (operation: string, key: string, error: unknown) => void;
 
 const logCacheError: CacheErrorReporter = (operation, key, error) => {
-  console.warn(`cache ${operation} failed for ${key}:`, error instanceof Error ? error.message : error);
+  console.warn(
+    `cache ${operation} failed for ${key}:`,
+    error instanceof Error ? error.message : error,
+  );
 };
 
 /**

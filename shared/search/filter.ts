@@ -28,7 +28,5 @@ export function matchesFilter(
   filter: MetadataFilter | undefined,
 ): boolean {
   if (!filter) return true;
-  return Object.entries(filter).every(([field, condition]) =>
-    compare(metadata[field], condition)
-  );
+  return Object.entries(filter).every(([field, condition]) => compare(metadata[field], condition));
 }

@@ -1,3 +1,5 @@
+import { stemmer as porterStem } from "stemmer";
+
 /** Common English words that carry no topic; dropped before term matching. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   ("a about above after again against all am an and any are as at be because been before being " +
@@ -11,20 +13,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 /**
- * A light suffix stripper (plural and common verb endings). Porter-style
- * stemming conflates more, but this keeps technical terms readable and is
- * enough for "models" to meet "model" and "trained" to meet "train".
+ * Porter's stemmer, so "models", "modelling" and "modeled" meet; words with
+ * digits ("gpt4", "130b") are names and stay as they are.
  */
 export function stem(word: string): string {
-  if (word.length <= 3 || /\d/.test(word)) return word;
-  if (word.endsWith("ies") && word.length > 4) return word.slice(0, -3) + "y";
-  if (word.endsWith("sses")) return word.slice(0, -2);
-  if (word.endsWith("ing") && word.length > 5) return word.slice(0, -3);
-  if (word.endsWith("ed") && word.length > 4 && !word.endsWith("eed")) return word.slice(0, -2);
-  if (word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us") && !word.endsWith("is")) {
-    return word.slice(0, -1);
-  }
-  return word;
+  return word.length <= 2 || /\d/.test(word) ? word : porterStem(word);
 }
 
 const WORD_PATTERN = /[\p{L}\p{N}]+/gu;

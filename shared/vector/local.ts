@@ -3,7 +3,13 @@ import { matchesFilter } from "../search/filter.ts";
 import { reciprocalRankFusion } from "../search/rrf.ts";
 import { z } from "zod";
 import { InvalidRequestError, SiftError } from "../errors.ts";
-import type { IndexedChunk, SearchHit, VectorIndex, VectorQuery } from "./port.ts";
+import {
+  type IndexedChunk,
+  searchableText,
+  type SearchHit,
+  type VectorIndex,
+  type VectorQuery,
+} from "./port.ts";
 import type { SnapshotStore } from "./snapshot.ts";
 
 type StoredChunk = Omit<IndexedChunk, "vector"> & { vector: Float32Array };
@@ -14,7 +20,7 @@ class Namespace {
 
   put(chunk: IndexedChunk): void {
     this.chunks.set(chunk.id, { ...chunk, vector: normalize(chunk.vector) });
-    this.bm25.add(chunk.id, chunk.text);
+    this.bm25.add(chunk.id, searchableText(chunk));
   }
 
   remove(id: string): void {
@@ -89,7 +95,13 @@ export class LocalIndex implements VectorIndex {
         .map((item) => ({ id: item.id, score: item.rrf_score }));
     return ranked.slice(0, query.topK).map(({ id, score }) => {
       const chunk = namespace.chunks.get(id)!;
-      return { id, doc_id: chunk.metadata.doc_id, text: chunk.text, score, metadata: chunk.metadata };
+      return {
+        id,
+        doc_id: chunk.metadata.doc_id,
+        text: chunk.text,
+        score,
+        metadata: chunk.metadata,
+      };
     });
   }
 
@@ -122,7 +134,9 @@ export class LocalIndex implements VectorIndex {
     limit: number,
     accept: (id: string) => boolean,
   ): { id: string; score: number }[] {
-    if (!query.vector) throw new InvalidRequestError("vector: required for dense and hybrid search");
+    if (!query.vector) {
+      throw new InvalidRequestError("vector: required for dense and hybrid search");
+    }
     const vector = normalize(query.vector);
     const scored: { id: string; score: number }[] = [];
     for (const chunk of namespace.chunks.values()) {
@@ -148,9 +162,14 @@ export class LocalIndex implements VectorIndex {
       if (!text) return;
       const parsed = snapshotSchema.safeParse(JSON.parse(text));
       if (!parsed.success) {
-        throw new SiftError("internal_error", 500, `The index snapshot at ${this.#snapshot?.location} is unreadable`, {
-          cause: parsed.error,
-        });
+        throw new SiftError(
+          "internal_error",
+          500,
+          `The index snapshot at ${this.#snapshot?.location} is unreadable`,
+          {
+            cause: parsed.error,
+          },
+        );
       }
       const snapshot = parsed.data;
       for (const [name, chunks] of Object.entries(snapshot.namespaces)) {
@@ -166,7 +185,9 @@ export class LocalIndex implements VectorIndex {
     const snapshot = this.#snapshot;
     if (!snapshot) return Promise.resolve();
     // A failed write must not poison the chain: the next change writes everything again.
-    this.#saving = this.#saving.catch(() => {}).then(() => snapshot.save(JSON.stringify(this.#toSnapshot())));
+    this.#saving = this.#saving.catch(() => {}).then(() =>
+      snapshot.save(JSON.stringify(this.#toSnapshot()))
+    );
     return this.#saving;
   }
 

@@ -73,3 +73,14 @@ export interface VectorIndex {
 }
 
 export const DEFAULT_NAMESPACE = "default";
+
+/**
+ * The text a chunk is matched on (embedded and BM25-indexed): its document's
+ * title as a header, then the chunk. A chunk from the middle of a paper rarely
+ * names the paper; the header lets "What does BERT pre-train on?" find it.
+ * The chunk's own `text` stays as it was for display and answering.
+ */
+export function searchableText(chunk: { text: string; metadata: { title?: unknown } }): string {
+  const title = chunk.metadata.title;
+  return typeof title === "string" && title.trim() ? `${title.trim()}\n${chunk.text}` : chunk.text;
+}

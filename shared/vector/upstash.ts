@@ -11,6 +11,7 @@ import type {
   VectorQuery,
 } from "./port.ts";
 import { type SparseVector, sparseVector } from "./sparse.ts";
+import { searchableText } from "./port.ts";
 
 /** Upstash accepts at most 1000 vectors per upsert request. */
 export const UPSTASH_MAX_UPSERT_BATCH = 1000;
@@ -202,7 +203,7 @@ function toUpstashVector(chunk: IndexedChunk): UpstashHybridVector {
   return {
     id: chunk.id,
     vector: chunk.vector,
-    sparseVector: sparseVector(chunk.text, { kind: "document" }),
+    sparseVector: sparseVector(searchableText(chunk), { kind: "document" }),
     metadata: { ...chunk.metadata },
     data: chunk.text,
   };

@@ -65,7 +65,12 @@ export function createOfflineModel(options: OfflineModelOptions = {}): OfflineMo
     if (route === "models") {
       return jsonResponse({
         object: "list",
-        data: OFFLINE_MODEL_IDS.map((id) => ({ id, object: "model", created: 0, owned_by: "sift" })),
+        data: OFFLINE_MODEL_IDS.map((id) => ({
+          id,
+          object: "model",
+          created: 0,
+          owned_by: "sift",
+        })),
       });
     }
     // One draw per model call, before anything else, so a seed fixes which calls fail.

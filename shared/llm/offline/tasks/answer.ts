@@ -8,16 +8,20 @@ import type { OfflineTask } from "./types.ts";
 const MIN_COVERAGE = 0.5;
 const MAX_SENTENCES = 3;
 
-type Candidate = { order: number; position: number; index: number; sentence: string; terms: Set<string> };
+type Candidate = {
+  order: number;
+  position: number;
+  index: number;
+  sentence: string;
+  terms: Set<string>;
+};
 
 /** Cites before the closing punctuation, so a sentence splitter keeps the citation with its sentence. */
 function cite(sentence: string, index: number): string {
   // Bracketed numbers from the source (its own references) would read as our citations.
   const clean = sentence.replace(/\s*\[\d+\]/g, "");
   const match = /([.!?]+["')\]]*)$/.exec(clean);
-  return match
-    ? `${clean.slice(0, match.index)} [${index}]${match[1]}`
-    : `${clean} [${index}].`;
+  return match ? `${clean.slice(0, match.index)} [${index}]${match[1]}` : `${clean} [${index}].`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { STOP_WORDS, stem } from "../../../text/analyze.ts";
+import { stem, STOP_WORDS } from "../../../text/analyze.ts";
 import { parseQuestion } from "./tags.ts";
 import { identifiers, QUESTION_WORDS } from "./text.ts";
 import type { OfflineTask } from "./types.ts";
@@ -8,18 +8,53 @@ const MAX_WORDS = 19;
 
 /** A small thesaurus for the "other words for the same idea" variation; keys are stems. */
 const SYNONYMS: Record<string, string> = {
-  fuse: "combine", fusion: "combination", combine: "merge", merge: "combine", rank: "order",
-  document: "passage", passage: "document", retrieve: "find", retrieval: "search",
-  search: "retrieval", query: "question", question: "query", answer: "response", model: "system",
-  improve: "enhance", evaluate: "assess", evaluation: "assessment", method: "approach",
-  approach: "method", fast: "quick", large: "big", small: "compact", reduce: "lower",
-  increase: "raise", train: "fit", result: "outcome", error: "mistake", problem: "issue",
-  benefit: "advantage", advantage: "benefit", drawback: "limitation", limitation: "drawback",
-  score: "rating", relevance: "pertinence", accuracy: "correctness", cost: "expense",
+  fuse: "combine",
+  fusion: "combination",
+  combine: "merge",
+  merge: "combine",
+  rank: "order",
+  document: "passage",
+  passage: "document",
+  retrieve: "find",
+  retrieval: "search",
+  search: "retrieval",
+  query: "question",
+  question: "query",
+  answer: "response",
+  model: "system",
+  improve: "enhance",
+  evaluate: "assess",
+  evaluation: "assessment",
+  method: "approach",
+  approach: "method",
+  fast: "quick",
+  large: "big",
+  small: "compact",
+  reduce: "lower",
+  increase: "raise",
+  train: "fit",
+  result: "outcome",
+  error: "mistake",
+  problem: "issue",
+  benefit: "advantage",
+  advantage: "benefit",
+  drawback: "limitation",
+  limitation: "drawback",
+  score: "rating",
+  relevance: "pertinence",
+  accuracy: "correctness",
+  cost: "expense",
 };
 const FACETS = [
-  "overview", "examples", "advantages and limitations", "evaluation", "comparison", "history",
-  "implementation", "applications", "definition",
+  "overview",
+  "examples",
+  "advantages and limitations",
+  "evaluation",
+  "comparison",
+  "history",
+  "implementation",
+  "applications",
+  "definition",
 ];
 
 /** The question's topic words as written (case kept, so identifiers survive). */
@@ -101,7 +136,9 @@ export function queryVariations(question: string, count: number): string[] {
 /** `query-variations@1`: JSON `{"queries": [...]}` when asked for JSON, else numbered lines. */
 export const queryVariationsTask: OfflineTask = {
   reply({ system, user, json }) {
-    const asked = Number(/Write (\d+) different search queries/i.exec(system)?.[1] ?? DEFAULT_COUNT);
+    const asked = Number(
+      /Write (\d+) different search queries/i.exec(system)?.[1] ?? DEFAULT_COUNT,
+    );
     const count = Math.min(Math.max(asked, 1), 20);
     const queries = queryVariations(parseQuestion(user), count);
     // The JSON format instruction counts too: providers without structured outputs get only the prompt.
