@@ -39,7 +39,9 @@ if (import.meta.main) {
           "The offline model is a deterministic heuristic, not an LLM: set LLM_API_KEY or LLM_BASE_URL for real answers.",
         );
       }
-      console.log(`try: curl -N http://${hostname}:${port}/v1/query -H 'content-type: application/json' -d '{"query":"What is sift?"}'`);
+      console.log(
+        `try: curl -N http://${hostname}:${port}/v1/query -H 'content-type: application/json' -d '{"query":"What is sift?"}'`,
+      );
     },
   }, (request) => app.fetch(request, Deno.env.toObject()));
 }

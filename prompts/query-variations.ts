@@ -9,6 +9,8 @@ Write {{count}} different search queries for the question. Each query should app
   user: `<question>{{query}}</question>
 
 {{format}}`,
-  formatJson: `Reply with a JSON object: {"queries": ["...", "..."]} holding exactly {{count}} queries.`,
-  formatText: `Reply with exactly {{count}} lines, one query per line, numbered "1." to "{{count}}.", and nothing else.`,
+  formatJson:
+    `Reply with a JSON object: {"queries": ["...", "..."]} holding exactly {{count}} queries.`,
+  formatText:
+    `Reply with exactly {{count}} lines, one query per line, numbered "1." to "{{count}}.", and nothing else.`,
 } as const satisfies PromptTemplate & { formatJson: string; formatText: string };

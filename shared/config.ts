@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
+import { parseFaults, parseLatency } from "./llm/offline/knobs.ts";
 
 /** `"true"`/`"false"`/`"1"`/`"0"` as a boolean, with a readable error otherwise. */
 const booleanString = z
@@ -49,6 +50,20 @@ const envSchema = z.object({
   OFFLINE_MODEL_FAULTS: z.string().optional(),
   OFFLINE_MODEL_SEED: z.coerce.number().int().default(1),
 }).superRefine((env, ctx) => {
+  for (
+    const [name, parse] of [
+      ["OFFLINE_MODEL_LATENCY", parseLatency],
+      ["OFFLINE_MODEL_FAULTS", parseFaults],
+    ] as const
+  ) {
+    const value = env[name];
+    if (value === undefined) continue;
+    try {
+      parse(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", path: [name], message: (error as Error).message });
+    }
+  }
   if (env.CHUNK_OVERLAP >= env.CHUNK_SIZE) {
     ctx.addIssue({
       code: "custom",

@@ -93,7 +93,12 @@ export function toErrorBody(
   error: unknown,
 ): { status: number; body: { error: { type: ErrorType; message: string } } } {
   if (error instanceof SiftError) {
-    const message = error instanceof ConfigError ? "The server is misconfigured" : error.message;
+    // Internal messages may name files or hosts: the caller gets a generic one.
+    const message = error instanceof ConfigError
+      ? "The server is misconfigured"
+      : error.type === "internal_error"
+      ? "Internal server error"
+      : error.message;
     return {
       status: error.status,
       body: { error: { type: error.type, message } },

@@ -86,7 +86,7 @@ export function mountEmbed(app: Hono<AppEnv>): void {
     return c.json(
       await createEmbeddings(
         c.var.deps,
-        { texts, encoding: body.encoding_format },
+        { texts, encoding: body.encoding_format, dimensions: body.dimensions },
         c.req.raw.signal,
       ),
     );

@@ -1,3 +1,4 @@
+import { InvalidRequestError } from "../../shared/errors.ts";
 import type { Embedder } from "../../shared/embeddings/port.ts";
 import { sha256Hex } from "../../shared/hash.ts";
 import { countTokens } from "../../shared/text/tokenize.ts";
@@ -69,6 +70,18 @@ export async function ingestDocuments(
   signal?: AbortSignal,
 ): Promise<IngestResult> {
   const chunked = await chunkDocuments(input.documents, input.chunking);
+  const firstPosition = new Map<string, number>();
+  chunked.forEach((document, position) => {
+    const earlier = firstPosition.get(document.id);
+    if (earlier !== undefined) {
+      throw new InvalidRequestError(
+        input.documents[position]!.id === undefined
+          ? `documents.${position}: has the same text as documents.${earlier}`
+          : `documents.${position}.id: "${document.id}" is already used by documents.${earlier}`,
+      );
+    }
+    firstPosition.set(document.id, position);
+  });
   const pending = chunked.flatMap((document) => document.chunks);
   const vectors = await deps.embedder.embed(
     pending.map(searchableText),
@@ -102,10 +115,10 @@ export function encodeEmbeddingBase64(vector: readonly number[]): string {
 /** OpenAI-compatible `/v1/embeddings` body from this service's embedder. */
 export async function createEmbeddings(
   deps: { embedder: Embedder },
-  input: { texts: string[]; encoding: "float" | "base64" },
+  input: { texts: string[]; encoding: "float" | "base64"; dimensions?: number | undefined },
   signal?: AbortSignal,
 ) {
-  const vectors = await deps.embedder.embed(input.texts, signal ? { signal } : {});
+  const vectors = await deps.embedder.embed(input.texts, { signal, dimensions: input.dimensions });
   const tokens = input.texts.reduce((sum, text) => sum + countTokens(text), 0);
   return {
     object: "list" as const,

@@ -24,7 +24,9 @@ export async function embedQuery(
   query: string,
   signal?: AbortSignal,
 ): Promise<number[]> {
-  const key = `embedding:${deps.embedder.model}:${await sha256Hex(query)}`;
+  const key = `embedding:${deps.embedder.model}:${
+    deps.embedder.dimensions ?? "default"
+  }:${await sha256Hex(query)}`;
   const { value } = await deps.cache.getOrSet(
     key,
     async () => (await deps.embedder.embed([query], signal ? { signal } : {}))[0]!,

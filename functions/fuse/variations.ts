@@ -19,11 +19,12 @@ export function cleanVariations(
   query: string,
   count: number,
 ): string[] {
+  if (count <= 0) return [];
   const seen = new Set([query.trim().toLowerCase()]);
   const kept: string[] = [];
   for (const candidate of candidates) {
-    const text = candidate.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "").replace(/^["']|["']$/g, "")
-      .trim();
+    const text = candidate.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "").trim()
+      .replace(/^["']|["']$/g, "").trim();
     const key = text.toLowerCase();
     if (text.length < 2 || text.length > 500 || seen.has(key)) continue;
     seen.add(key);

@@ -14,15 +14,19 @@ const CONCURRENT_BATCHES = 4;
 export class OpenAIEmbedder implements Embedder {
   readonly model: string;
   readonly #client: OpenAI;
-  readonly #dimensions: number | undefined;
+  readonly dimensions: number | undefined;
 
   constructor(options: { client: OpenAI; model: string; dimensions?: number | undefined }) {
     this.#client = options.client;
     this.model = options.model;
-    this.#dimensions = options.dimensions;
+    this.dimensions = options.dimensions;
   }
 
-  async embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<number[][]> {
+  async embed(
+    texts: string[],
+    options: { signal?: AbortSignal | undefined; dimensions?: number | undefined } = {},
+  ): Promise<number[][]> {
+    const dimensions = options.dimensions ?? this.dimensions;
     const batches: string[][] = [];
     for (let i = 0; i < texts.length; i += EMBEDDING_BATCH_SIZE) {
       batches.push(texts.slice(i, i + EMBEDDING_BATCH_SIZE));
@@ -32,20 +36,24 @@ export class OpenAIEmbedder implements Embedder {
     const worker = async () => {
       while (next < batches.length) {
         const position = next++;
-        results[position] = await this.#embedBatch(batches[position]!, options.signal);
+        results[position] = await this.#embedBatch(batches[position]!, dimensions, options.signal);
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENT_BATCHES, batches.length) }, worker));
     return results.flat();
   }
 
-  async #embedBatch(input: string[], signal: AbortSignal | undefined): Promise<number[][]> {
+  async #embedBatch(
+    input: string[],
+    dimensions: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<number[][]> {
     try {
       const response = await this.#client.embeddings.create(
         {
           model: this.model,
           input,
-          ...(this.#dimensions ? { dimensions: this.#dimensions } : {}),
+          ...(dimensions ? { dimensions } : {}),
         },
         signal ? { signal } : {},
       );

@@ -1,5 +1,10 @@
 /** Turns texts into dense vectors, one per text, in order. */
 export interface Embedder {
   readonly model: string;
-  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]>;
+  /** The configured output size; undefined means the model's own default. */
+  readonly dimensions?: number | undefined;
+  embed(
+    texts: string[],
+    options?: { signal?: AbortSignal | undefined; dimensions?: number | undefined },
+  ): Promise<number[][]>;
 }

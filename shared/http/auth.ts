@@ -19,7 +19,7 @@ export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
   const keys = c.var.config.apiKeys;
   if (keys.length > 0) {
     const header = c.req.header("authorization") ?? "";
-    const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+    const token = /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, "").trim() : "";
     let matched = false;
     for (const key of keys) matched = timingSafeEqual(token, key) || matched;
     if (!matched) throw new UnauthorizedError();

@@ -1,8 +1,8 @@
 import type { FilterCondition, MetadataFilter } from "../vector/port.ts";
 
 function compare(actual: unknown, condition: FilterCondition): boolean {
-  if (typeof condition !== "object") return actual === condition;
   if (Array.isArray(actual)) return actual.some((item) => compare(item, condition));
+  if (typeof condition !== "object") return actual === condition;
   const { eq, ne, gt, gte, lt, lte, in: oneOf } = condition;
   if (eq !== undefined && actual !== eq) return false;
   if (ne !== undefined && actual === ne) return false;

@@ -160,7 +160,13 @@ export class LocalIndex implements VectorIndex {
     this.#loaded ??= (async () => {
       const text = await this.#snapshot?.load();
       if (!text) return;
-      const parsed = snapshotSchema.safeParse(JSON.parse(text));
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        json = error;
+      }
+      const parsed = snapshotSchema.safeParse(json);
       if (!parsed.success) {
         throw new SiftError(
           "internal_error",

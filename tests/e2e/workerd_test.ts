@@ -30,7 +30,7 @@ function delay(ms: number): Promise<void> {
 
 /** `promise`, or `undefined` once `ms` have passed; the timer never outlives the call. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     return await Promise.race([
       promise,
@@ -89,6 +89,8 @@ type WranglerDev = {
   baseUrl: string;
   port: number;
   output(): string;
+  /** How wrangler exited, once it has. */
+  exited(): Deno.CommandStatus | undefined;
   /** Ends wrangler and every workerd it started; safe to call twice. */
   stop(): Promise<void>;
 };
@@ -138,7 +140,7 @@ async function startWranglerDev(scratchDir: string): Promise<WranglerDev> {
   const chunks: string[] = [];
   const collect = async (stream: ReadableStream<Uint8Array>, label: string) => {
     for await (const text of stream.pipeThrough(new TextDecoderStream())) {
-      chunks.push(label === "stderr" ? text.replace(/^/gm, "[stderr] ") : text);
+      chunks.push(label === "stderr" ? text.replace(/^(?=.)/gm, "[stderr] ") : text);
     }
   };
   // workerd inherits these pipes, so they close only when the whole group has exited.
@@ -146,7 +148,8 @@ async function startWranglerDev(scratchDir: string): Promise<WranglerDev> {
     collect(child.stdout, "stdout"),
     collect(child.stderr, "stderr"),
   ]);
-  const status = child.status;
+  let exitStatus: Deno.CommandStatus | undefined;
+  const status = child.status.then((result) => exitStatus = result);
 
   const signalGroup = (signal: Deno.Signal) => {
     try {
@@ -175,6 +178,7 @@ async function startWranglerDev(scratchDir: string): Promise<WranglerDev> {
     baseUrl: `http://127.0.0.1:${port}`,
     port,
     output: () => chunks.join(""),
+    exited: () => exitStatus,
     stop,
   };
 }
@@ -214,10 +218,12 @@ async function readEvents(body: ReadableStream<Uint8Array>, startedAt: number) {
   return { events, endedAtMs: performance.now() - startedAt, rest: buffer };
 }
 
-const HealthSchema = (value: unknown) => {
+type Health = { status?: unknown; providers?: Record<string, unknown> };
+
+function asHealth(value: unknown): Health {
   assert.ok(value && typeof value === "object", "healthz: not an object");
-  return value as { status?: unknown; providers?: Record<string, unknown> };
-};
+  return value as Health;
+}
 
 Deno.test("the all-in-one worker serves, streams and validates under workerd (wrangler dev)", async (t) => {
   const scratchDir = await Deno.makeTempDir({ prefix: "sift-workerd-" });
@@ -226,20 +232,24 @@ Deno.test("the all-in-one worker serves, streams and validates under workerd (wr
   let failed = true;
   try {
     wrangler = await startWranglerDev(scratchDir);
-    const { baseUrl } = wrangler;
+    const dev = wrangler;
+    const { baseUrl } = dev;
 
-    await t.step("GET /healthz answers, every provider offline", async () => {
+    // A failed step does not throw in the parent: stop at the first one.
+    const started = await t.step("GET /healthz answers, every provider offline", async () => {
       const deadline = Date.now() + STARTUP_DEADLINE_MS;
-      let health: ReturnType<typeof HealthSchema> | undefined;
+      let health: Health | undefined;
       let lastError: unknown;
       while (!health) {
         assert.ok(
           Date.now() < deadline,
           `wrangler dev did not answer /healthz in ${STARTUP_DEADLINE_MS} ms: ${lastError}`,
         );
+        const exited = dev.exited();
+        assert.ok(!exited, `wrangler dev exited early (code ${exited?.code}): ${lastError}`);
         try {
           const response = await fetchWithin(client, `${baseUrl}/healthz`, {}, REQUEST_TIMEOUT_MS);
-          if (response.ok) health = HealthSchema(await response.json());
+          if (response.ok) health = asHealth(await response.json());
           else lastError = `HTTP ${response.status}: ${await response.text()}`;
         } catch (error) {
           lastError = error;
@@ -255,86 +265,94 @@ Deno.test("the all-in-one worker serves, streams and validates under workerd (wr
       });
     });
 
-    await t.step("POST /v1/query streams retrieval, answer deltas, answer, usage, done", async () => {
-      const startedAt = performance.now();
-      const response = await fetchWithin(client, `${baseUrl}/v1/query`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: "What is reciprocal rank fusion?" }),
-      }, REQUEST_TIMEOUT_MS);
-      assert.equal(response.status, 200);
-      assert.match(response.headers.get("content-type") ?? "", /^text\/event-stream/);
-      assert.ok(response.body);
-      const { events, endedAtMs, rest } = await readEvents(response.body, startedAt);
-      const names = events.map((event) => event.event);
-      const timeline = events.map((event) =>
-        `${event.event}@${event.atMs.toFixed(1)}ms(read ${event.read})`
-      ).join(", ");
+    if (!started) return;
+    const streamed = await t.step(
+      "POST /v1/query streams retrieval, answer deltas, answer, usage, done",
+      async () => {
+        const startedAt = performance.now();
+        const response = await fetchWithin(client, `${baseUrl}/v1/query`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "What is reciprocal rank fusion?" }),
+        }, REQUEST_TIMEOUT_MS);
+        assert.equal(response.status, 200);
+        assert.match(response.headers.get("content-type") ?? "", /^text\/event-stream/);
+        assert.ok(response.body);
+        const { events, endedAtMs, rest } = await readEvents(response.body, startedAt);
+        const names = events.map((event) => event.event);
+        const timeline = events.map((event) =>
+          `${event.event}@${event.atMs.toFixed(1)}ms(read ${event.read})`
+        ).join(", ");
 
-      assert.equal(rest.trim(), "", "the stream ended mid-event");
-      assert.equal(names[0], "retrieval-end", timeline);
-      const deltaCount = names.slice(1).findIndex((name) => name !== "answer-delta");
-      assert.ok(deltaCount >= 1, `expected answer-delta events after retrieval-end: ${timeline}`);
-      assert.deepEqual(names.slice(1 + deltaCount), ["answer-end", "usage", "done"], timeline);
+        assert.equal(rest.trim(), "", "the stream ended mid-event");
+        assert.equal(names[0], "retrieval-end", timeline);
+        const deltaCount = names.slice(1).findIndex((name) => name !== "answer-delta");
+        assert.ok(deltaCount >= 1, `expected answer-delta events after retrieval-end: ${timeline}`);
+        assert.deepEqual(names.slice(1 + deltaCount), ["answer-end", "usage", "done"], timeline);
 
-      const retrieval = events[0]!.data as { results: unknown[] };
-      assert.ok(retrieval.results.length > 0, "retrieval-end has no results");
+        const retrieval = events[0]!.data as { results: unknown[] };
+        assert.ok(retrieval.results.length > 0, "retrieval-end has no results");
 
-      const deltas = events.filter((event) => event.event === "answer-delta");
-      const answerEnd = events.find((event) => event.event === "answer-end")!.data as {
-        answer: string;
-        citations: unknown[];
-      };
-      assert.match(answerEnd.answer, /\[\d+\]/);
-      assert.ok(answerEnd.citations.length > 0, "answer-end has no citations");
-      assert.equal(
-        deltas.map((event) => (event.data as { text: string }).text).join(""),
-        answerEnd.answer,
-      );
-      const usage = events.find((event) => event.event === "usage")!.data as {
-        steps: { name: string }[];
-      };
-      assert.deepEqual(usage.steps.map((step) => step.name), ["retrieval", "answer"]);
+        const deltas = events.filter((event) => event.event === "answer-delta");
+        const answerEnd = events.find((event) => event.event === "answer-end")!.data as {
+          answer: string;
+          citations: unknown[];
+        };
+        assert.match(answerEnd.answer, /\[\d+\]/);
+        assert.ok(answerEnd.citations.length > 0, "answer-end has no citations");
+        assert.equal(
+          deltas.map((event) => (event.data as { text: string }).text).join(""),
+          answerEnd.answer,
+        );
+        const usage = events.find((event) => event.event === "usage")!.data as {
+          steps: { name: string }[];
+        };
+        assert.deepEqual(usage.steps.map((step) => step.name), ["retrieval", "answer"]);
 
-      // Streamed, not buffered: the first token reached us while the answer was
-      // still being written, in an earlier read than the last one.
-      const firstDelta = deltas[0]!;
-      const lastDelta = deltas.at(-1)!;
-      assert.ok(firstDelta.atMs < endedAtMs, timeline);
-      assert.ok(firstDelta.read < lastDelta.read, `deltas arrived in one read: ${timeline}`);
-      assert.ok(
-        lastDelta.atMs - firstDelta.atMs >= 20,
-        `deltas arrived together, not paced by the model: ${timeline}`,
-      );
-      console.log(`workerd /v1/query: ${timeline}; ended @${endedAtMs.toFixed(1)}ms`);
-    });
+        // Streamed, not buffered: the first token reached us while the answer was
+        // still being written, in an earlier read than the last one.
+        const firstDelta = deltas[0]!;
+        const lastDelta = deltas.at(-1)!;
+        assert.ok(firstDelta.atMs < endedAtMs, timeline);
+        assert.ok(firstDelta.read < lastDelta.read, `deltas arrived in one read: ${timeline}`);
+        assert.ok(
+          lastDelta.atMs - firstDelta.atMs >= 20,
+          `deltas arrived together, not paced by the model: ${timeline}`,
+        );
+        console.log(`workerd /v1/query: ${timeline}; ended @${endedAtMs.toFixed(1)}ms`);
+      },
+    );
 
-    await t.step("POST /v1/query with an empty query is a 400 naming the field", async () => {
-      const response = await fetchWithin(client, `${baseUrl}/v1/query`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: "" }),
-      }, REQUEST_TIMEOUT_MS);
-      assert.equal(response.status, 400);
-      assert.match(response.headers.get("content-type") ?? "", /^application\/json/);
-      const body = await response.json() as { error?: { type?: unknown; message?: unknown } };
-      assert.equal(body.error?.type, "invalid_request");
-      assert.equal(typeof body.error?.message, "string");
-      assert.match(body.error.message as string, /query/);
-    });
-    failed = false;
+    if (!streamed) return;
+    const rejected = await t.step(
+      "POST /v1/query with an empty query is a 400 naming the field",
+      async () => {
+        const response = await fetchWithin(client, `${baseUrl}/v1/query`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "" }),
+        }, REQUEST_TIMEOUT_MS);
+        assert.equal(response.status, 400);
+        assert.match(response.headers.get("content-type") ?? "", /^application\/json/);
+        const body = await response.json() as { error?: { type?: unknown; message?: unknown } };
+        assert.equal(body.error?.type, "invalid_request");
+        assert.equal(typeof body.error?.message, "string");
+        assert.match(body.error.message as string, /query/);
+      },
+    );
+    failed = !rejected;
   } finally {
     await wrangler?.stop();
     client.close();
     if (failed && wrangler) console.error(`--- wrangler dev output ---\n${wrangler.output()}`);
     await Deno.remove(scratchDir, { recursive: true }).catch(() => {});
+    // Nothing this test started may outlive it.
+    if (wrangler) {
+      assert.equal(
+        await pgrep("-f", `workerd.*127\\.0\\.0\\.1:${wrangler.port}`),
+        "",
+        "a workerd from this test is still running",
+      );
+    }
   }
-
-  // Nothing this test started may outlive it.
-  assert.ok(wrangler);
-  assert.equal(
-    await pgrep("-f", `workerd.*127\\.0\\.0\\.1:${wrangler.port}`),
-    "",
-    "a workerd from this test is still running",
-  );
 });

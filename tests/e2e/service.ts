@@ -1,0 +1,57 @@
+/** Starts `main.ts` as a real server process for end-to-end tests. */
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+export type RunningService = {
+  url: string;
+  output: () => string;
+  close: () => Promise<void>;
+  [Symbol.asyncDispose]: () => Promise<void>;
+};
+
+/** Runs `deno run main.ts` with the given env and waits until `/healthz` answers. */
+export async function startService(env: Record<string, string>): Promise<RunningService> {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "main.ts"],
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let log = "";
+  const decoder = new TextDecoder();
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const bytes of stream) log += decoder.decode(bytes);
+  };
+  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
+  const url = `http://127.0.0.1:${port}`;
+  const close = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+    await drained;
+  };
+  const deadline = Date.now() + 30_000;
+  while (true) {
+    try {
+      const response = await fetch(`${url}/healthz`);
+      await response.body?.cancel();
+      if (response.ok) break;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) {
+      await close();
+      throw new Error(`sift did not start:\n${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, output: () => log, close, [Symbol.asyncDispose]: close };
+}

@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import { CORPUS } from "./corpus.ts";
+import { type ErrorBody, readEvents, type ServerSentEvent, testApp } from "./helpers.ts";
+
+type Step = {
+  name: string;
+  started_ms: number;
+  ended_ms: number;
+  tokens_in: number;
+  tokens_out: number;
+};
+type RetrievalEnd = {
+  queries: { text: string; origin: string }[];
+  results: { id: string; doc_id: string }[];
+};
+type AnswerEnd = { answer: string; answered: boolean; citations: { index: number; id?: string }[] };
+type Usage = { steps: Step[]; total_ms: number };
+
+async function appWithCorpus() {
+  const setup = testApp();
+  assert.equal((await setup.post("/v1/documents", { documents: CORPUS })).status, 201);
+  return setup;
+}
+
+/** Asserts the event order: retrieval-end, answer-delta+, answer-end, usage, done. */
+function assertQueryEventOrder(events: ServerSentEvent[]) {
+  const names = events.map((event) => event.event);
+  const deltas = names.filter((name) => name === "answer-delta").length;
+  assert.ok(deltas >= 1, names.join(","));
+  assert.deepEqual(names, [
+    "retrieval-end",
+    ...Array(deltas).fill("answer-delta"),
+    "answer-end",
+    "usage",
+    "done",
+  ]);
+  const byName = (name: string) => events.find((event) => event.event === name)!.data;
+  return {
+    retrieval: byName("retrieval-end") as RetrievalEnd,
+    answer: byName("answer-end") as AnswerEnd,
+    usage: byName("usage") as Usage,
+    text: events.filter((event) => event.event === "answer-delta")
+      .map((event) => (event.data as { text: string }).text).join(""),
+  };
+}
+
+function assertStepTimes(steps: Step[], totalMs: number) {
+  for (const step of steps) {
+    assert.ok(step.started_ms >= 0 && step.ended_ms >= step.started_ms, JSON.stringify(step));
+    assert.ok(step.ended_ms <= totalMs, `${step.name} ends before the total`);
+  }
+}
+
+Deno.test("POST /v1/query streams retrieval-end, answer deltas, answer-end, usage, done", async () => {
+  const { post } = await appWithCorpus();
+  const response = await post("/v1/query", { query: "What feeds the eruptions of a volcano?" });
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get("content-type") ?? "", /^text\/event-stream/);
+  const { retrieval, answer, usage, text } = assertQueryEventOrder(await readEvents(response));
+
+  assert.deepEqual(retrieval.queries, [
+    { text: "What feeds the eruptions of a volcano?", origin: "original" },
+  ]);
+  assert.equal(retrieval.results[0]!.doc_id, "volcano");
+  assert.equal(answer.answer, text.trim());
+  assert.equal(answer.answered, true);
+  for (const citation of answer.citations) {
+    assert.equal(citation.id, retrieval.results[citation.index - 1]!.id);
+  }
+  assert.ok(answer.citations.some((citation) => citation.id === "volcano#0"));
+
+  assert.deepEqual(usage.steps.map((step) => step.name), ["retrieval", "answer"]);
+  assertStepTimes(usage.steps, usage.total_ms);
+  assert.ok(usage.steps[1]!.tokens_out > 0);
+});
+
+Deno.test("POST /v1/query with fusion: 2 adds a query-variations step and 3 queries", async () => {
+  const { post } = await appWithCorpus();
+  const response = await post("/v1/query", {
+    query: "How does reciprocal rank fusion merge rankings?",
+    pipeline: { retrieval: { fusion: 2, top_k: 3 } },
+  });
+  const { retrieval, usage } = assertQueryEventOrder(await readEvents(response));
+  assert.equal(retrieval.queries.length, 3);
+  assert.deepEqual(retrieval.queries.map((query) => query.origin), [
+    "original",
+    "variation",
+    "variation",
+  ]);
+  assert.ok(retrieval.results.length <= 3);
+  assert.equal(retrieval.results[0]!.doc_id, "rrf");
+  assert.deepEqual(usage.steps.map((step) => step.name), [
+    "query-variations",
+    "retrieval",
+    "answer",
+  ]);
+  assertStepTimes(usage.steps, usage.total_ms);
+  const [variations, retrievalStep] = usage.steps;
+  assert.ok(variations!.tokens_out > 0, "the variations step reports the model's tokens");
+  assert.ok(retrievalStep!.started_ms >= variations!.ended_ms, "retrieval waits for variations");
+});
+
+Deno.test("POST /v1/query on an empty index still ends with a no-answer", async () => {
+  const { post } = testApp();
+  const events = await readEvents(await post("/v1/query", { query: "What is a volcano?" }));
+  const { retrieval, answer } = assertQueryEventOrder(events);
+  assert.deepEqual(retrieval.results, []);
+  assert.equal(answer.answered, false);
+});
+
+Deno.test("POST /v1/query answers 400 before the stream opens for an empty query", async () => {
+  const { post } = testApp();
+  for (const body of [{ query: "" }, { query: "   " }, {}]) {
+    const response = await post("/v1/query", body);
+    assert.equal(response.status, 400);
+    assert.match(response.headers.get("content-type") ?? "", /^application\/json/);
+    assert.match((await response.json() as ErrorBody).error.message, /^query: /);
+  }
+});
+
+Deno.test("POST /v1/query answers 400 naming the pipeline field that is wrong", async () => {
+  const { post } = testApp();
+  const response = await post("/v1/query", {
+    query: "x",
+    pipeline: { retrieval: { mode: "fuzzy" } },
+  });
+  assert.equal(response.status, 400);
+  assert.match((await response.json() as ErrorBody).error.message, /^pipeline\.retrieval\.mode: /);
+});
+
+Deno.test("POST /v1/query over the demo corpus answers a question about sift", async () => {
+  const { post } = testApp({});
+  const events = await readEvents(await post("/v1/query", { query: "What is RAG-Fusion?" }));
+  const { retrieval, answer } = assertQueryEventOrder(events);
+  assert.ok(retrieval.results.length > 0);
+  assert.equal(answer.answered, true);
+  assert.ok(answer.citations.length > 0);
+});
