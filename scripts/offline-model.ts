@@ -7,6 +7,7 @@
  * Env: OFFLINE_MODEL_PORT (8788), OFFLINE_MODEL_HOST (127.0.0.1),
  * OFFLINE_MODEL_LATENCY, OFFLINE_MODEL_FAULTS, OFFLINE_MODEL_SEED (1).
  */
+import { parseFaults, parseLatency } from "../shared/llm/offline/knobs.ts";
 import { createOfflineModel, type OfflineModelOptions } from "../shared/llm/offline/model.ts";
 
 /** A running offline model server; `await using` closes it. */
@@ -25,28 +26,43 @@ export type OfflineModelServer = AsyncDisposable & {
  * await using server = await serveOfflineModel({ port: 0 });
  * const client = new OpenAI({ apiKey: "offline", baseURL: server.baseURL });
  */
-export function serveOfflineModel(
+export async function serveOfflineModel(
   options: OfflineModelOptions & { port?: number; hostname?: string } = {},
 ): Promise<OfflineModelServer> {
   const { port = 8788, hostname = "127.0.0.1", ...knobs } = options;
   const model = createOfflineModel(knobs);
-  return new Promise((resolve) => {
+  // Deno.serve does not abort a pending handler's request.signal when the client hangs up
+  // (nor, once a large body was read, on shutdown), so close() aborts them itself: otherwise a
+  // `timeout` fault would hold shutdown forever.
+  const closing = new AbortController();
+  return await new Promise((resolve) => {
     const server = Deno.serve({
       port,
       hostname,
       onListen: (address) => {
         const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
         const url = `http://${host}:${address.port}`;
-        let closing: Promise<void> | undefined;
-        const close = () => (closing ??= server.shutdown().then(() => server.finished));
+        let closed: Promise<void> | undefined;
+        const close = () => {
+          closing.abort(new DOMException("The offline model server is closing", "AbortError"));
+          return (closed ??= server.shutdown().then(() => server.finished));
+        };
         resolve({ url, baseURL: `${url}/v1`, close, [Symbol.asyncDispose]: close });
       },
       // A client that hangs up (the `timeout` fault, an SDK timeout) is normal here, not an error.
       onError: (error) => {
-        if (!(error instanceof DOMException && error.name === "AbortError")) console.error(error);
-        return new Response(null, { status: 499 });
+        if (error instanceof DOMException && error.name === "AbortError") {
+          return new Response(null, { status: 499 });
+        }
+        console.error(error);
+        return Response.json({ error: { message: "Internal error", type: "server_error" } }, {
+          status: 500,
+        });
       },
-    }, (request) => model.handle(request));
+    }, (request) =>
+      model.handle(
+        new Request(request, { signal: AbortSignal.any([request.signal, closing.signal]) }),
+      ));
   });
 }
 
@@ -76,8 +92,8 @@ if (import.meta.main) {
   const latency = Deno.env.get("OFFLINE_MODEL_LATENCY")?.trim() || undefined;
   const faults = Deno.env.get("OFFLINE_MODEL_FAULTS")?.trim() || undefined;
   // Validate the knobs up front, so a typo stops the server with the variable's name.
-  knob("OFFLINE_MODEL_LATENCY", (value) => createOfflineModel({ latency: value }));
-  knob("OFFLINE_MODEL_FAULTS", (value) => createOfflineModel({ faults: value }));
+  knob("OFFLINE_MODEL_LATENCY", parseLatency);
+  knob("OFFLINE_MODEL_FAULTS", parseFaults);
   const seed = knob("OFFLINE_MODEL_SEED", integer(-(2 ** 31), 2 ** 32 - 1)) ?? 1;
   const port = knob("OFFLINE_MODEL_PORT", integer(0, 65535)) ?? 8788;
   const hostname = Deno.env.get("OFFLINE_MODEL_HOST")?.trim() || "127.0.0.1";

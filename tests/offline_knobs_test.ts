@@ -105,8 +105,17 @@ Deno.test("cut=1: a streamed completion over HTTP breaks off mid-way", async () 
     for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta.content ?? "");
   });
   assert.ok(deltas.join("").length > 0, "some content arrived before the cut");
-  // Non-streaming: the JSON body stops halfway, so the SDK cannot parse it.
+  // In-process, the body stream errors the same way.
   const model = createOfflineModel({ faults: "cut=1" });
+  const inProcess = await client(model.fetch).chat.completions.create({
+    model: "m",
+    messages: MESSAGES,
+    stream: true,
+  });
+  await assert.rejects(async () => {
+    for await (const _ of inProcess) { /* drain */ }
+  }, /Stream cut mid-way/);
+  // Non-streaming: the JSON body stops halfway, so the SDK cannot parse it.
   await assert.rejects(
     client(model.fetch, { maxRetries: 0 }).chat.completions.create({
       model: "m",

@@ -3,7 +3,7 @@ import OpenAI, { BadRequestError } from "openai";
 import { answerPrompt } from "../prompts/answer.ts";
 import { queryVariationsPrompt } from "../prompts/query-variations.ts";
 import { serveOfflineModel } from "../scripts/offline-model.ts";
-import { hashedEmbedding } from "../shared/embeddings/hashed.ts";
+import { HASHED_EMBEDDING_DIMENSIONS, hashedEmbedding } from "../shared/embeddings/hashed.ts";
 import { createOfflineModel } from "../shared/llm/offline/model.ts";
 import { parseDocuments, parseQuestion } from "../shared/llm/offline/tasks/tags.ts";
 import { type PromptDocument, renderDocuments, renderTemplate } from "../shared/llm/prompt.ts";
@@ -78,7 +78,7 @@ Deno.test("embeddings over HTTP: base64 by default and float on request, same un
   });
   for (const [i, text] of input.entries()) {
     const expected = hashedEmbedding(text);
-    assert.equal(decoded.data[i]!.embedding.length, 512);
+    assert.equal(decoded.data[i]!.embedding.length, HASHED_EMBEDDING_DIMENSIONS);
     assert.deepEqual(floats.data[i]!.embedding, expected);
     expected.forEach((value, j) =>
       assert.ok(Math.abs(decoded.data[i]!.embedding[j]! - value) < 1e-6)

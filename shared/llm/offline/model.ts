@@ -94,13 +94,24 @@ export function createOfflineModel(options: OfflineModelOptions = {}): OfflineMo
     return await handleChat(body, { fault, latency, signal, prompt, id });
   }
 
+  /** A task that throws is a bug here, but the client should see a 500 like any provider's. */
+  async function handleSafely(request: Request): Promise<Response> {
+    try {
+      return await handle(request);
+    } catch (error) {
+      if (request.signal.aborted) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      return errorResponse(500, `The offline model failed: ${reason}`);
+    }
+  }
+
   return {
-    handle,
+    handle: handleSafely,
     fetch: (input, init) => {
       const request = new Request(input, init);
       // Like fetch: an already-aborted signal rejects before any work.
       if (request.signal.aborted) return Promise.reject(request.signal.reason);
-      return handle(request);
+      return handleSafely(request);
     },
   };
 }

@@ -6,45 +6,17 @@ import type { OfflineTask } from "./types.ts";
 const DEFAULT_COUNT = 4;
 const MAX_WORDS = 19;
 
-/** A small thesaurus for the "other words for the same idea" variation; keys are stems. */
-const SYNONYMS: Record<string, string> = {
-  fuse: "combine",
-  fusion: "combination",
-  combine: "merge",
-  merge: "combine",
-  rank: "order",
-  document: "passage",
-  passage: "document",
-  retrieve: "find",
-  retrieval: "search",
-  search: "retrieval",
-  query: "question",
-  question: "query",
-  answer: "response",
-  model: "system",
-  improve: "enhance",
-  evaluate: "assess",
-  evaluation: "assessment",
-  method: "approach",
-  approach: "method",
-  fast: "quick",
-  large: "big",
-  small: "compact",
-  reduce: "lower",
-  increase: "raise",
-  train: "fit",
-  result: "outcome",
-  error: "mistake",
-  problem: "issue",
-  benefit: "advantage",
-  advantage: "benefit",
-  drawback: "limitation",
-  limitation: "drawback",
-  score: "rating",
-  relevance: "pertinence",
-  accuracy: "correctness",
-  cost: "expense",
-};
+/** A small thesaurus for the "other words for the same idea" variation, keyed by stem. */
+const SYNONYMS: ReadonlyMap<string, string> = new Map(
+  ("fuse:combine fusion:combination combine:merge merge:combine rank:order document:passage " +
+    "passage:document retrieve:find retrieval:search search:retrieval query:question " +
+    "question:query answer:response model:system improve:enhance evaluate:assess " +
+    "evaluation:assessment method:approach approach:method fast:quick large:big small:compact " +
+    "reduce:lower increase:raise train:fit result:outcome error:mistake problem:issue " +
+    "benefit:advantage advantage:benefit drawback:limitation limitation:drawback score:rating " +
+    "relevance:pertinence accuracy:correctness cost:expense")
+    .split(" ").map((pair) => pair.split(":") as [string, string]),
+);
 const FACETS = [
   "overview",
   "examples",
@@ -72,7 +44,7 @@ function rewrite(word: string): string {
   if (/\d/.test(word) || word.length <= 3) return word;
   const lower = word.toLowerCase();
   const base = stem(lower);
-  const synonym = SYNONYMS[base];
+  const synonym = SYNONYMS.get(base);
   if (synonym) return base === lower ? synonym : `${synonym}s`;
   return base;
 }
