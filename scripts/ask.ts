@@ -26,7 +26,8 @@ if (!query) {
 
 const encoder = new TextEncoder();
 const write = (text: string) => Deno.stdout.writeSync(encoder.encode(text));
-const dim = (text: string) => `\x1b[2m${text}\x1b[0m`;
+const plain = Deno.env.get("NO_COLOR") !== undefined || !Deno.stdout.isTerminal();
+const dim = (text: string) => (plain ? text : `\x1b[2m${text}\x1b[0m`);
 
 const sift = await connect();
 console.log(dim(`sift: ${sift.where}`));
