@@ -1,3 +1,4 @@
+import OpenAI from "openai";
 import assert from "node:assert/strict";
 import { readConfig } from "../../shared/config.ts";
 import { batchDocuments } from "../../scripts/documents.ts";
@@ -69,6 +70,19 @@ Deno.test({
           hybrid.mrr_at_5 >= baseline.mrr_at_5,
           `MRR@5 hybrid ${hybrid.mrr_at_5} < BM25 ${baseline.mrr_at_5}`,
         );
+
+        // The official openai client over real HTTP (it asks for base64 by default).
+        const openai = new OpenAI({
+          baseURL: `${service.url}/v1`,
+          apiKey: "unused",
+          maxRetries: 0,
+        });
+        const embeddings = await openai.embeddings.create({
+          model: "any",
+          input: ["BERT", "RoBERTa"],
+        });
+        assert.equal(embeddings.data.length, 2);
+        assert.equal(embeddings.data[0]!.embedding.length, 2048);
 
         const response = await fetch(`${service.url}/v1/query`, {
           method: "POST",
