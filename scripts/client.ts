@@ -39,31 +39,4 @@ export async function connect(): Promise<{ fetch: SiftFetch; where: string }> {
   };
 }
 
-/** Reads `event:`/`data:` pairs from an event stream as they arrive. */
-export async function* readEvents(
-  body: ReadableStream<Uint8Array>,
-): AsyncGenerator<{ event: string; data: unknown }> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for await (const bytes of body) {
-    buffer += decoder.decode(bytes, { stream: true });
-    let boundary;
-    while ((boundary = buffer.indexOf("\n\n")) !== -1) {
-      const block = buffer.slice(0, boundary);
-      buffer = buffer.slice(boundary + 2);
-      let event = "message";
-      const data: string[] = [];
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event:")) event = line.slice(6).trim();
-        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
-      }
-      if (data.length === 0) continue;
-      const text = data.join("\n");
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch { /* keep the raw text */ }
-      yield { event, data: parsed };
-    }
-  }
-}
+export { readServerSentEvents as readEvents } from "../shared/http/event-reader.ts";
