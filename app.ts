@@ -2,6 +2,8 @@ import { mountAnswer } from "./functions/answer/app.ts";
 import { ingestDocuments } from "./functions/embed/embed.ts";
 import { mountEmbed } from "./functions/embed/app.ts";
 import { mountFuse } from "./functions/fuse/app.ts";
+import { mountGenerateRubric } from "./functions/generate-rubric/app.ts";
+import { mountRerank } from "./functions/rerank/app.ts";
 import { mountOrchestrator } from "./functions/orchestrator/app.ts";
 import { DEMO_CORPUS } from "./shared/demo/corpus.ts";
 import { createServer } from "./shared/http/server.ts";
@@ -37,7 +39,14 @@ function demoCorpusLoader(): (deps: Deps) => Promise<void> {
 export function createSiftApp(options: { snapshot?: SnapshotStore } = {}) {
   return createServer({
     runtime: new Runtime(options),
-    mounts: [mountEmbed, mountFuse, mountAnswer, mountOrchestrator],
+    mounts: [
+      mountEmbed,
+      mountFuse,
+      mountGenerateRubric,
+      mountRerank,
+      mountAnswer,
+      mountOrchestrator,
+    ],
     onReady: demoCorpusLoader(),
   });
 }

@@ -13,4 +13,6 @@ export const LIMITS = {
   queryVariations: 10,
   fuseRankings: 50,
   fuseRankingLength: 1000,
+  rerankDocuments: 1000,
+  rerankBatchSize: 50,
 } as const;

@@ -35,13 +35,25 @@ export class StepClock {
   ): Promise<T> {
     const started = this.elapsed();
     const result = await work();
-    const usage = usageOf?.(result) ?? { tokens_in: 0, tokens_out: 0 };
-    this.steps.push({ name, started_ms: started, ended_ms: this.elapsed(), ...usage });
+    const usage = usageOf?.(result);
+    this.steps.push({
+      name,
+      started_ms: started,
+      ended_ms: this.elapsed(),
+      tokens_in: usage?.tokens_in ?? 0,
+      tokens_out: usage?.tokens_out ?? 0,
+    });
     return result;
   }
 
   /** Records a step whose work was timed elsewhere (a stream, say). */
   record(name: string, startedMs: number, usage: TokenUsage): void {
-    this.steps.push({ name, started_ms: startedMs, ended_ms: this.elapsed(), ...usage });
+    this.steps.push({
+      name,
+      started_ms: startedMs,
+      ended_ms: this.elapsed(),
+      tokens_in: usage.tokens_in,
+      tokens_out: usage.tokens_out,
+    });
   }
 }

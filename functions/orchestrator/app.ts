@@ -12,29 +12,44 @@ import {
   topKSchema,
 } from "../../shared/schemas.ts";
 import { StepClock } from "../../shared/steps.ts";
+import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
+import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
 import { runQuery } from "./query.ts";
 
 const pipelineSchema = z.object({
   retrieval: z.object({
     mode: searchModeSchema.default("hybrid"),
-    top_k: topKSchema.default(5),
+    /** Defaults to 5, or 10 when a rerank step follows (the REBEL setup: retrieve 10, keep 3). */
+    top_k: topKSchema.optional(),
     fusion: z.union([
       z.boolean().transform((on) => (on ? 4 : 0)),
       z.number().int().min(0).max(LIMITS.queryVariations),
       z.object({ variations: z.number().int().min(0).max(LIMITS.queryVariations).default(4) })
         .transform((fusion) => fusion.variations),
     ], { error: "must be true, false, a number of variations, or {variations}" }).default(0),
-  }).default({ mode: "hybrid", top_k: 5, fusion: 0 }),
+  }).prefault({}),
+  rerank: z.object({
+    strategy: z.enum(RERANK_STRATEGIES as [RerankStrategy, ...RerankStrategy[]], {
+      error: `must be one of ${RERANK_STRATEGIES.join(", ")}`,
+    }),
+    top_n: z.number().int().min(1).max(LIMITS.topK).default(3),
+    batch_size: z.number().int().min(1).max(LIMITS.rerankBatchSize).default(DEFAULT_BATCH_SIZE),
+    explain: z.boolean().default(false),
+    weights: z.union([z.number().min(0).max(2), z.record(z.string(), z.number().min(0).max(2))])
+      .optional(),
+  }).optional(),
   namespace: namespaceSchema,
   filter: metadataFilterSchema.optional(),
-});
+  /** Runs every step one after another: a baseline for measuring the concurrent pipeline. */
+  sequential: z.boolean().default(false),
+}).transform(({ retrieval, ...pipeline }) => ({
+  ...pipeline,
+  retrieval: { ...retrieval, top_k: retrieval.top_k ?? (pipeline.rerank ? 10 : 5) },
+}));
 
 const querySchemaBody = z.object({
   query: querySchema,
-  pipeline: pipelineSchema.default({
-    retrieval: { mode: "hybrid", top_k: 5, fusion: 0 },
-    namespace: "default",
-  }),
+  pipeline: pipelineSchema.prefault({}),
 });
 
 /** `POST /v1/query`: the whole pipeline as a stream of events. */

@@ -59,6 +59,20 @@ export async function completeText(
 }
 
 /**
+ * The JSON schema sent as `response_format`: zod's draft-7 output without
+ * the `$schema` tag, which strict providers reject. Schemas for model output
+ * should use plain types (no length or range limits) and no optional fields;
+ * ranges are enforced when the reply is parsed.
+ */
+function jsonSchemaFor(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: "draft-7" }) as Record<
+    string,
+    unknown
+  >;
+  return rest;
+}
+
+/**
  * A structured answer checked against `schema`. With structured outputs on,
  * the provider is asked for json_schema; either way the reply is parsed from
  * text and validated, so a provider that ignores the format still works.
@@ -66,7 +80,12 @@ export async function completeText(
  */
 export async function completeObject<T>(
   llm: LlmContext,
-  request: ChatRequest & { schema: z.ZodType<T>; schemaName: string },
+  request: ChatRequest & {
+    schema: z.ZodType<T>;
+    schemaName: string;
+    /** What is sent as json_schema, when it differs from the parsing schema. */
+    responseSchema?: z.ZodType;
+  },
 ): Promise<{ object: T | undefined; text: string; usage: TokenUsage }> {
   try {
     const completion = await llm.client.chat.completions.create(
@@ -79,10 +98,7 @@ export async function completeObject<T>(
               json_schema: {
                 name: request.schemaName,
                 strict: true,
-                schema: z.toJSONSchema(request.schema, { target: "draft-7" }) as Record<
-                  string,
-                  unknown
-                >,
+                schema: jsonSchemaFor(request.responseSchema ?? request.schema),
               },
             },
           }

@@ -1,13 +1,7 @@
 import { FusionAlgorithm, Index, WeightingStrategy } from "@upstash/vector";
 import { z } from "zod";
 import { InvalidRequestError, SiftError, UpstreamError } from "../errors.ts";
-import type {
-  ChunkMetadata,
-  IndexedChunk,
-  SearchHit,
-  VectorIndex,
-  VectorQuery,
-} from "./port.ts";
+import type { ChunkMetadata, IndexedChunk, SearchHit, VectorIndex, VectorQuery } from "./port.ts";
 import { type SparseVector, sparseVector } from "./sparse.ts";
 import { searchableText } from "./port.ts";
 import { toUpstashFilter } from "./upstash-filter.ts";

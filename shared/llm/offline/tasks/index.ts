@@ -1,6 +1,10 @@
 import { answerTask } from "./answer.ts";
 import { genericTask } from "./generic.ts";
 import { queryVariationsTask } from "./query-variations.ts";
+import { rerankTask } from "./rerank.ts";
+import { rerankRelevanceTask } from "./rerank-relevance.ts";
+import { rubricTask } from "./rubric.ts";
+import { rubricRelevanceTask } from "./rubric-relevance.ts";
 import type { OfflineTask } from "./types.ts";
 
 /**
@@ -10,6 +14,10 @@ import type { OfflineTask } from "./types.ts";
 export const offlineTasks: Readonly<Record<string, OfflineTask>> = {
   answer: answerTask,
   "query-variations": queryVariationsTask,
+  rerank: rerankTask,
+  "rerank-relevance": rerankRelevanceTask,
+  rubric: rubricTask,
+  "rubric-relevance": rubricRelevanceTask,
 };
 
 /**

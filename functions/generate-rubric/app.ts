@@ -1,0 +1,31 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../shared/http/server.ts";
+import { readJson } from "../../shared/http/validate.ts";
+import { LIMITS } from "../../shared/limits.ts";
+import { querySchema } from "../../shared/schemas.ts";
+import { generateRubric } from "./generate-rubric.ts";
+
+const rubricRequestSchema = z.object({
+  query: querySchema,
+  relevance_only: z.boolean({ error: "must be true or false" }).default(false),
+});
+
+/** `POST /v1/rubrics`: REBEL's meta prompt, the rubric and the reranking prompt it renders to. */
+export function mountGenerateRubric(app: Hono<AppEnv>): void {
+  app.post("/v1/rubrics", async (c) => {
+    const body = await readJson(c, rubricRequestSchema, { maxBytes: LIMITS.bodyBytes });
+    const generated = await generateRubric(c.var.deps, body.query, {
+      relevanceOnly: body.relevance_only,
+      signal: c.req.raw.signal,
+    });
+    return c.json({
+      rubric: generated.rubric,
+      prompt: generated.prompt,
+      cached: generated.cached,
+      degraded: generated.degraded,
+      ...(generated.repairs.length ? { repairs: generated.repairs } : {}),
+      usage: generated.usage,
+    });
+  });
+}

@@ -1,0 +1,113 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { InvalidRequestError } from "../../shared/errors.ts";
+import type { AppEnv } from "../../shared/http/server.ts";
+import { readJson, readRawJson, validate } from "../../shared/http/validate.ts";
+import { LIMITS } from "../../shared/limits.ts";
+import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
+import { MAX_WEIGHT, maxFinalScore, rubricSchema } from "../../shared/rerank/rubric.ts";
+import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
+import { inlineDocumentSchema, querySchema } from "../../shared/schemas.ts";
+import { rerank } from "./rerank.ts";
+
+const weightSchema = z.number().min(0).max(MAX_WEIGHT, { error: `must be in [0, ${MAX_WEIGHT}]` });
+
+const rerankSchema = z.object({
+  query: querySchema,
+  documents: z.array(inlineDocumentSchema, {
+    error: "must be an array of strings or {id?, text, metadata?}",
+  })
+    .min(1, { error: "must hold at least one document" })
+    .max(LIMITS.rerankDocuments, {
+      error: `must hold at most ${LIMITS.rerankDocuments} documents`,
+    }),
+  strategy: z.enum(RERANK_STRATEGIES as [RerankStrategy, ...RerankStrategy[]], {
+    error: `must be one of ${RERANK_STRATEGIES.join(", ")}`,
+  }).default("one-turn"),
+  top_n: z.number().int().min(1, { error: "must be at least 1" }).optional(),
+  rubric: rubricSchema.optional(),
+  weights: z.union([weightSchema, z.record(z.string(), weightSchema)], {
+    error: `must be a number in [0, ${MAX_WEIGHT}] or {criterion: weight}`,
+  }).optional(),
+  explain: z.boolean().default(false),
+  batch_size: z.number().int().min(1).max(LIMITS.rerankBatchSize).default(DEFAULT_BATCH_SIZE),
+});
+
+/** Cohere's v2 model names, each a sift strategy. */
+const COHERE_MODELS: Record<string, RerankStrategy> = {
+  "sift-one-turn": "one-turn",
+  "sift-two-turn": "two-turn",
+  "sift-relevance": "relevance",
+  "sift-two-turn-relevance": "two-turn-relevance",
+};
+
+const cohereSchema = z.object({
+  model: z.string({ error: "must be a string" }),
+  query: querySchema,
+  documents: z.array(
+    z.union([z.string().min(1), z.object({ text: z.string().min(1) }).transform((d) => d.text)]),
+    { error: "must be an array of strings" },
+  ).min(1, { error: "must hold at least one document" }).max(LIMITS.rerankDocuments),
+  top_n: z.number().int().min(1).optional(),
+  max_tokens_per_doc: z.number().int().positive().optional(),
+});
+
+function toDocuments(documents: z.infer<typeof inlineDocumentSchema>[]) {
+  return documents.map((document) => typeof document === "string" ? { text: document } : document);
+}
+
+/** `POST /v1/rerank` (sift's native form) and `POST /v2/rerank` (Cohere v2-compatible). */
+export function mountRerank(app: Hono<AppEnv>): void {
+  app.post("/v1/rerank", async (c) => {
+    const body = await readJson(c, rerankSchema, { maxBytes: LIMITS.ingestBodyBytes });
+    if (body.rubric && !body.strategy.startsWith("two-turn")) {
+      throw new InvalidRequestError("rubric: only the two-turn strategies take a rubric");
+    }
+    return c.json(
+      await rerank(
+        c.var.deps,
+        { ...body, documents: toDocuments(body.documents) },
+        c.req.raw.signal,
+      ),
+    );
+  });
+
+  app.post("/v2/rerank", async (c) => {
+    const raw = await readRawJson(c, { maxBytes: LIMITS.ingestBodyBytes });
+    const body = validate(cohereSchema, raw);
+    const strategy = COHERE_MODELS[body.model];
+    if (!strategy) {
+      throw new InvalidRequestError(
+        `model: unknown model "${body.model}"; valid models: ${
+          Object.keys(COHERE_MODELS).join(", ")
+        }`,
+      );
+    }
+    const reranked = await rerank(c.var.deps, {
+      query: body.query,
+      documents: body.documents.map((text) => ({ text })),
+      strategy,
+      top_n: body.top_n,
+      explain: false,
+      batch_size: DEFAULT_BATCH_SIZE,
+    }, c.req.raw.signal);
+    // Cohere's scores are in [0, 1]: the final score over the most the rubric allows.
+    const scale = reranked.rubric ? maxFinalScore(reranked.rubric) : 10;
+    return c.json({
+      id: crypto.randomUUID(),
+      results: reranked.results.map((result) => ({
+        index: result.index,
+        relevance_score: result.relevance_score === null
+          ? 0
+          : Math.min(1, Math.max(0, result.relevance_score / scale)),
+      })),
+      meta: {
+        api_version: { version: "2" },
+        billed_units: { search_units: 1 },
+        ...(reranked.warnings || reranked.degraded
+          ? { warnings: [...(reranked.degraded ? ["degraded"] : []), ...(reranked.warnings ?? [])] }
+          : {}),
+      },
+    });
+  });
+}

@@ -1,0 +1,159 @@
+import { z } from "zod";
+import { completeObject, completeText, type TokenUsage } from "../llm/chat.ts";
+import type { LlmContext } from "../llm/client.ts";
+import { extractJsonObject } from "../llm/json.ts";
+import { promptTag } from "../llm/prompt.ts";
+import { rerankPrompt } from "../../prompts/rerank.ts";
+import { rerankRelevancePrompt } from "../../prompts/rerank-relevance.ts";
+import { mapSettled } from "../concurrency.ts";
+import { parseStructuredJudgments, parseTextJudgments } from "./parse.ts";
+import { renderRelevanceSystem, renderRerankSystem, renderRerankUser } from "./render.ts";
+import type { Rubric } from "./rubric.ts";
+import { type Discarded, type RankedDocument, rankJudgments } from "./score.ts";
+import type { Judgment, RerankDocument } from "./types.ts";
+
+export const DEFAULT_BATCH_SIZE = 10;
+export const DEFAULT_BATCH_CONCURRENCY = 4;
+
+export type BatchRerankInput = {
+  query: string;
+  documents: readonly RerankDocument[];
+  rubric: Rubric;
+  /** `rubric`: multi-criteria prompt from the rubric; `relevance`: the LLMRerank-style baseline. */
+  prompt: "rubric" | "relevance";
+  explain: boolean;
+  batchSize: number;
+  concurrency: number;
+};
+
+export type BatchRerankResult = {
+  ranked: RankedDocument[];
+  discarded: Discarded[];
+  degraded: boolean;
+  /** Why batches degraded, for the response's `warnings`. */
+  warnings: string[];
+  usage: TokenUsage & { llm_calls: number };
+};
+
+/** The json_schema sent to the provider: plain types, the rubric's criteria as fixed keys. */
+function responseSchema(rubric: Rubric, prompt: "rubric" | "relevance", explain: boolean) {
+  const entry: Record<string, z.ZodType> = { doc: z.number().int(), relevance: z.number() };
+  if (prompt === "rubric") {
+    entry.criteria = z.object(Object.fromEntries(rubric.criteria.map((c) => [c.name, z.number()])));
+  }
+  if (explain) entry.reason = z.string();
+  return z.object({ documents: z.array(z.object(entry)) });
+}
+
+async function judgeBatch(
+  llm: LlmContext,
+  input: BatchRerankInput,
+  documents: readonly RerankDocument[],
+  signal: AbortSignal | undefined,
+): Promise<{ judgments: Judgment[]; usage: TokenUsage }> {
+  const options = { structured: llm.structuredOutputs, explain: input.explain };
+  const request = {
+    prompt: input.prompt === "rubric" ? rerankPrompt : rerankRelevancePrompt,
+    system: input.prompt === "rubric"
+      ? renderRerankSystem(input.rubric, options)
+      : renderRelevanceSystem(options),
+    user: renderRerankUser(input.query, documents),
+    signal,
+  };
+  const criteria = input.prompt === "rubric" ? input.rubric.criteria : [];
+  let text: string;
+  let usage: TokenUsage;
+  if (llm.structuredOutputs) {
+    const reply = await completeObject(llm, {
+      ...request,
+      schema: z.unknown(),
+      responseSchema: responseSchema(input.rubric, input.prompt, input.explain),
+      schemaName: "rerank",
+    });
+    ({ text, usage } = reply);
+  } else {
+    ({ text, usage } = await completeText(llm, request));
+  }
+  // A provider may ignore the requested format: try JSON, then the text lines.
+  let judgments = parseStructuredJudgments(extractJsonObject(text), documents.length, criteria);
+  if (judgments.length === 0) judgments = parseTextJudgments(text, documents.length, criteria);
+  return { judgments, usage };
+}
+
+/**
+ * The one scoring path of every LLM rerank strategy: documents go out in
+ * batches (concurrently, under a limit), each batch's reply is parsed
+ * defensively, final scores are computed in code, and all batches merge by
+ * final score. A batch that fails, or whose reply has nothing usable, keeps
+ * its documents in retrieval order after the scored ones, marked degraded;
+ * the other batches are unaffected.
+ */
+export async function rerankInBatches(
+  llm: LlmContext,
+  input: BatchRerankInput,
+  signal?: AbortSignal,
+): Promise<BatchRerankResult> {
+  const batches: number[][] = [];
+  for (let start = 0; start < input.documents.length; start += input.batchSize) {
+    batches.push(
+      Array.from(
+        { length: Math.min(input.batchSize, input.documents.length - start) },
+        (_, i) => start + i,
+      ),
+    );
+  }
+  const settled = await mapSettled(
+    batches,
+    input.concurrency,
+    (indices) => judgeBatch(llm, input, indices.map((i) => input.documents[i]!), signal),
+  );
+  const scored: { index: number; judgment: Judgment }[] = [];
+  const unscored: Discarded[] = [];
+  const degradedIndices: number[] = [];
+  const warnings: string[] = [];
+  const usage = { tokens_in: 0, tokens_out: 0, llm_calls: batches.length };
+  settled.forEach((outcome, batchNumber) => {
+    const indices = batches[batchNumber]!;
+    const range = `documents ${indices[0]}-${indices.at(-1)}`;
+    if (outcome.status === "rejected") {
+      if (signal?.aborted) throw outcome.reason;
+      degradedIndices.push(...indices);
+      warnings.push(`${range}: the model call failed; kept in retrieval order`);
+      return;
+    }
+    usage.tokens_in += outcome.value.usage.tokens_in;
+    usage.tokens_out += outcome.value.usage.tokens_out;
+    if (outcome.value.judgments.length === 0) {
+      degradedIndices.push(...indices);
+      warnings.push(`${range}: nothing usable in the model's reply; kept in retrieval order`);
+      return;
+    }
+    const judged = new Set(outcome.value.judgments.map((j) => j.position));
+    for (const judgment of outcome.value.judgments) {
+      scored.push({ index: indices[judgment.position]!, judgment });
+    }
+    indices.forEach((index, position) => {
+      if (!judged.has(position)) unscored.push({ index, reason: "not ranked by the model" });
+    });
+  });
+  const { kept, discarded } = rankJudgments(scored, input.rubric);
+  return {
+    ranked: [
+      ...kept,
+      ...degradedIndices.map((index) => ({
+        index,
+        scores: { relevance: null, criteria: {}, final: 0 },
+        degraded: true as const,
+      })),
+    ],
+    discarded: [...discarded, ...unscored].sort((x, y) => x.index - y.index),
+    degraded: degradedIndices.length > 0,
+    warnings,
+    usage,
+  };
+}
+
+/** Prompt ids and versions a batch rerank depends on, for cache keys. */
+export function rerankPromptTags(): string {
+  return `${promptTag(rerankPrompt)},${promptTag(rerankRelevancePrompt)}`;
+}

@@ -1,0 +1,33 @@
+/** A document to rerank: its text and the metadata the criteria may depend on. */
+export type RerankDocument = {
+  id?: string | undefined;
+  text: string;
+  metadata?: Record<string, unknown> | undefined;
+};
+
+export type Scores = {
+  relevance: number;
+  criteria: Record<string, number>;
+  final: number;
+};
+
+/** One document's judgment as parsed from a model's output, before filtering. */
+export type Judgment = {
+  /** Position in the batch, from 0. */
+  position: number;
+  /** Relevance 0-10; `undefined` when the model wrote only a final score (text mode). */
+  relevance?: number | undefined;
+  criteria: Record<string, number>;
+  /** The final score the model wrote (text mode); code recomputes it when it can. */
+  statedFinal?: number | undefined;
+  reason?: string | undefined;
+};
+
+export type RerankStrategy = "one-turn" | "two-turn" | "relevance" | "two-turn-relevance" | "none";
+export const RERANK_STRATEGIES: readonly RerankStrategy[] = [
+  "one-turn",
+  "two-turn",
+  "relevance",
+  "two-turn-relevance",
+  "none",
+];
