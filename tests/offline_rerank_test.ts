@@ -11,6 +11,7 @@ import {
   renderRerankSystem,
   renderRerankUser,
 } from "../shared/rerank/render.ts";
+import { parseTextJudgments } from "../shared/rerank/parse.ts";
 import { MAX_WEIGHT, rubricSchema } from "../shared/rerank/rubric.ts";
 import type { RerankDocument } from "../shared/rerank/types.ts";
 
@@ -120,6 +121,10 @@ Deno.test("rerank text mode: parseable lines, best first, final = topicality + 0
   }
   // Document 1 is about cats: below the threshold, so it is left out.
   assert.ok(!lines.some((match) => match![1] === "1"), reply);
+  // The service's own parser reads every line in full: topicality and all five criteria.
+  const judgments = parseTextJudgments(reply, DOCUMENTS.length, oneTurnRubric.criteria);
+  assert.equal(judgments.length, lines.length);
+  assert.ok(judgments.every((judgment) => Object.keys(judgment.criteria).length === KEYS.length));
 });
 
 Deno.test("rerank puts a relevant, recent, authored document above an off-topic one", async () => {
@@ -163,7 +168,8 @@ Deno.test("a document's own 'Document 7:' or 'Question:' lines change neither qu
   assert.deepEqual(parsed.documents.map((document) => document.number), [1, 2, 3]);
   const entries = await rerankJson(QUESTION, [AUTHORED, sneaky, BLOG]);
   assert.deepEqual(entries.map((entry) => entry.doc), [1, 2, 3]);
-  assert.equal(entries[1]!.relevance, 0);
+  // It shares only the word "document" with the question, so it stays below the threshold.
+  assert.ok(entries[1]!.relevance < oneTurnRubric.relevance_threshold);
 });
 
 Deno.test("rerank malformed fault: prose and bad lines a parser must survive, not a crash", async () => {
