@@ -1,7 +1,8 @@
 /**
  * Asks sift a question and streams the answer, showing each stage.
  *
- *   deno task ask "What is reciprocal rank fusion?" [--mode sparse] [--top-k 5] [--fusion 4] [--namespace ns]
+ *   deno task ask "What is reciprocal rank fusion?" [--mode sparse] [--top-k 5] [--fusion 4]
+ *     [--rerank one-turn|two-turn|relevance|two-turn-relevance|none] [--top-n 3] [--namespace ns]
  */
 import { parseArgs } from "node:util";
 import { connect, readEvents } from "./client.ts";
@@ -13,6 +14,8 @@ const { values, positionals } = parseArgs({
     mode: { type: "string" },
     "top-k": { type: "string" },
     fusion: { type: "string" },
+    rerank: { type: "string" },
+    "top-n": { type: "string" },
     namespace: { type: "string" },
   },
 });
@@ -42,6 +45,14 @@ const response = await sift.fetch("/v1/query", {
         ...(values["top-k"] ? { top_k: Number(values["top-k"]) } : {}),
         ...(values.fusion ? { fusion: Number(values.fusion) } : {}),
       },
+      ...(values.rerank
+        ? {
+          rerank: {
+            strategy: values.rerank,
+            ...(values["top-n"] ? { top_n: Number(values["top-n"]) } : {}),
+          },
+        }
+        : {}),
       ...(values.namespace ? { namespace: values.namespace } : {}),
     },
   }),
@@ -68,6 +79,36 @@ for await (const { event, data } of readEvents(response.body)) {
         ),
       )
     );
+    write("\n");
+  } else if (event === "rubric-end") {
+    const rubric = payload.rubric as { criteria: { name: string; weight: number }[] };
+    console.log(
+      dim(
+        `rubric: ${
+          rubric.criteria.map((c) => `${c.name}×${c.weight}`).join(", ") || "relevance only"
+        }`,
+      ),
+    );
+  } else if (event === "rerank-end") {
+    const results = payload.results as {
+      index: number;
+      title?: string;
+      doc_id: string;
+      relevance_score: number | null;
+    }[];
+    console.log(dim(`reranked, kept ${results.length}:`));
+    results.forEach((result, i) =>
+      console.log(
+        dim(
+          `  [${i + 1}] ${result.title ?? result.doc_id} (was #${result.index + 1}, final ${
+            result.relevance_score ?? "n/a"
+          })`,
+        ),
+      )
+    );
+    if (payload.degraded) {
+      console.log(dim("  (degraded: some documents kept their retrieval order)"));
+    }
     write("\n");
   } else if (event === "answer-delta") {
     write(String(payload.text));
