@@ -42,8 +42,8 @@ export function normalizeQuery(query: string): string {
   return query.trim().toLowerCase().replace(/\s+/g, " ").replace(/[\s?.!]+$/, "");
 }
 
-/** The fallback when a model's rubric cannot be used. */
-function defaultRubric(query: string, relevanceOnly: boolean): Rubric {
+/** The fallback when a model's rubric cannot be used or the model cannot be reached. */
+export function defaultRubric(query: string, relevanceOnly: boolean): Rubric {
   if (!relevanceOnly) return oneTurnRubric;
   return {
     criteria: [],

@@ -1,6 +1,6 @@
 import type { Deps } from "../../shared/runtime.ts";
 import type { Rubric } from "../../shared/rerank/rubric.ts";
-import { generateRubric } from "../generate-rubric/generate-rubric.ts";
+import { defaultRubric, generateRubric } from "../generate-rubric/generate-rubric.ts";
 import { applyWeights } from "../rerank-one-turn/rerank-one-turn.ts";
 
 export type ResolvedRubric = {
@@ -33,10 +33,23 @@ export async function twoTurnRubric(
   let rubric = request.rubric;
   let spent = { tokens_in: 0, tokens_out: 0, calls: 0, warnings: [] as string[], degraded: false };
   if (!rubric) {
-    const generated = await generateRubric(deps, request.query, {
-      relevanceOnly: request.strategy === "two-turn-relevance",
-      signal,
-    });
+    const relevanceOnly = request.strategy === "two-turn-relevance";
+    let generated;
+    try {
+      generated = await generateRubric(deps, request.query, { relevanceOnly, signal });
+    } catch (error) {
+      // Like a failed rerank batch, a failed rubric call degrades instead of failing the request.
+      if (signal?.aborted) throw error;
+      console.warn("rubric generation failed:", error instanceof Error ? error.message : error);
+      return {
+        rubric: applyWeights(defaultRubric(request.query, relevanceOnly), request.weights).rubric,
+        tokens_in: 0,
+        tokens_out: 0,
+        calls: 1,
+        warnings: ["the rubric model call failed: using the default rubric"],
+        degraded: true,
+      };
+    }
     rubric = generated.rubric;
     spent = {
       ...generated.usage,

@@ -64,7 +64,21 @@ export const rubricSchema = z.object({
     weight: z.number().min(0).max(MAX_WEIGHT, { error: `must be in [0, ${MAX_WEIGHT}]` }).default(
       0.5,
     ),
-  })).max(MAX_CRITERIA, { error: `must hold at most ${MAX_CRITERIA} criteria` }),
+  })).max(MAX_CRITERIA, { error: `must hold at most ${MAX_CRITERIA} criteria` })
+    .superRefine((criteria, ctx) => {
+      const seen = new Set<string>();
+      criteria.forEach((criterion, position) => {
+        const key = criterionKey(criterion.name);
+        if (!key || key === "relevance" || seen.has(key)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [position, "name"],
+            message: "must be a unique criterion name other than relevance",
+          });
+        }
+        seen.add(key);
+      });
+    }),
   relevance: z.object({ definition: text(1000) }),
   relevance_threshold: z.number().min(0).max(RELEVANCE_MAX).default(3),
   tie_break: z.string().default("retrieval_rank"),
@@ -74,7 +88,10 @@ export const rubricSchema = z.object({
     ...criterion,
     name: criterionKey(criterion.name),
   })),
-  tie_break: criterionKey(rubric.tie_break) || "retrieval_rank",
+  // A tie-break that names no criterion falls back to the retrieval rank.
+  tie_break: rubric.criteria.some((c) => criterionKey(c.name) === criterionKey(rubric.tie_break))
+    ? criterionKey(rubric.tie_break)
+    : "retrieval_rank",
 }));
 
 /**
