@@ -15,6 +15,8 @@ import { UpstashVectorIndex } from "./vector/upstash.ts";
 export type Deps = {
   config: Config;
   llm: LlmContext;
+  /** The evaluation model (`JUDGE_MODEL`): by default not the model that answers. */
+  judge: LlmContext;
   embedder: Embedder;
   index: VectorIndex;
   cache: ResilientCache;
@@ -54,6 +56,7 @@ export class Runtime {
 
   deps(config: Config): Deps {
     const llm = createLlmClient(config, () => this.#offlineFetch(config));
+    const judge = { ...llm, model: config.llm.judgeModel };
     const embedder = new OpenAIEmbedder({
       client: llm.client,
       model: config.embeddings.model,
@@ -69,6 +72,7 @@ export class Runtime {
     return {
       config,
       llm,
+      judge,
       embedder,
       index,
       cache: new ResilientCache(store, { inflight: this.#inflight }),
