@@ -1,11 +1,6 @@
-/** A rubric criterion, shaped as `Rubric["criteria"][number]`. */
-export type Criterion = {
-  name: string;
-  definition: string;
-  high: string;
-  low: string;
-  weight: number;
-};
+import type { Criterion } from "../../../rerank/rubric.ts";
+
+export type { Criterion };
 type Build = (topic: string) => Criterion;
 
 const criterion = (
@@ -14,13 +9,7 @@ const criterion = (
   definition: string,
   high: string,
   low: string,
-) => ({
-  name,
-  definition,
-  high,
-  low,
-  weight,
-});
+): Criterion => ({ name, definition, high, low, weight });
 
 /**
  * The criteria a kind of query calls for, as in the meta prompt's worked
