@@ -1,0 +1,123 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { ELO_DEFAULTS, eloTournament } from "../../shared/eval/elo.ts";
+import { InvalidRequestError } from "../../shared/errors.ts";
+import type { AppEnv } from "../../shared/http/server.ts";
+import { readJson } from "../../shared/http/validate.ts";
+import { blandAltman, kendallTauB, spearmanRho } from "../../shared/metrics/agreement.ts";
+
+/**
+ * Bounds of the judge's statistics routes. A tournament's cost is one rating
+ * update per game per pass (tournaments + bootstrap resamples), about 30 ns
+ * each: the cap keeps a request near a third of a second of CPU on Workers.
+ */
+export const JUDGE_STATS_LIMITS = {
+  bodyBytes: 8 * 1024 * 1024,
+  games: 100_000,
+  agents: 1_000,
+  agentChars: 200,
+  tournaments: 5_000,
+  bootstrap: 5_000,
+  ratingUpdates: 10_000_000,
+  agreementValues: 100_000,
+} as const;
+
+const L = JUDGE_STATS_LIMITS;
+
+const agentSchema = z.string({ error: "must be an agent name (a string)" })
+  .min(1, { error: "must not be empty" })
+  .max(L.agentChars, { error: `must be at most ${L.agentChars} characters` });
+
+const gameSchema = z.object({
+  a: agentSchema,
+  b: agentSchema,
+  winner: z.enum(["A", "B", "C"], { error: 'must be "A", "B" or "C" (a tie)' }),
+}, { error: "must be a game {a, b, winner}" }).refine((game) => game.a !== game.b, {
+  path: ["b"],
+  error: "must differ from a: an agent cannot play itself",
+});
+
+const wholeNumber = (min: number, max: number) =>
+  z.number({ error: "must be a number" })
+    .int({ error: "must be a whole number" })
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` });
+
+const tournamentSchema = z.object({
+  games: z.array(gameSchema, { error: "must be an array of games" })
+    .min(1, { error: "must hold at least one game" })
+    .max(L.games, { error: `must hold at most ${L.games} games` }),
+  tournaments: wholeNumber(1, L.tournaments).default(ELO_DEFAULTS.tournaments),
+  k: z.number({ error: "must be a number" })
+    .gt(0, { error: "must be greater than 0" })
+    .max(1000, { error: "must be at most 1000" })
+    .default(ELO_DEFAULTS.k),
+  initial: z.number({ error: "must be a number" })
+    .min(-1e6, { error: "must be at least -1000000" })
+    .max(1e6, { error: "must be at most 1000000" })
+    .default(ELO_DEFAULTS.initial),
+  seed: wholeNumber(0, 2 ** 32 - 1).default(ELO_DEFAULTS.seed),
+  bootstrap: wholeNumber(1, L.bootstrap).default(ELO_DEFAULTS.bootstrap),
+  confidence: z.number({ error: "must be a number" })
+    .gt(0, { error: "must be between 0 and 1" })
+    .lt(1, { error: "must be between 0 and 1" })
+    .default(ELO_DEFAULTS.confidence),
+});
+
+const scoresSchema = z.array(z.number({ error: "must be a number" }), {
+  error: "must be an array of numbers",
+})
+  .min(2, { error: "must hold at least 2 values" })
+  .max(L.agreementValues, { error: `must hold at most ${L.agreementValues} values` });
+
+const agreementSchema = z.object({ x: scoresSchema, y: scoresSchema }).refine(
+  (body) => body.x.length === body.y.length,
+  { path: ["y"], error: "must have as many values as x" },
+);
+
+/**
+ * `POST /v1/judge/tournament` (Elo ratings from pairwise games) and
+ * `POST /v1/judge/agreement` (a judge against people: Kendall tau-b,
+ * Spearman rho, Bland-Altman). Pure computation: no model, no index.
+ */
+export function mountJudgeStats(app: Hono<AppEnv>): void {
+  app.post("/v1/judge/tournament", async (c) => {
+    const body = await readJson(c, tournamentSchema, { maxBytes: L.bodyBytes });
+    const updates = body.games.length * (body.tournaments + body.bootstrap);
+    if (updates > L.ratingUpdates) {
+      throw new InvalidRequestError(
+        `tournaments: ${body.games.length} games × (${body.tournaments} tournaments + ` +
+          `${body.bootstrap} bootstrap resamples) is ${updates} rating updates, above the limit ` +
+          `of ${L.ratingUpdates}; lower tournaments or bootstrap, or send fewer games`,
+      );
+    }
+    const agents = new Set(body.games.flatMap((game) => [game.a, game.b]));
+    if (agents.size > L.agents) {
+      throw new InvalidRequestError(`games: must involve at most ${L.agents} distinct agents`);
+    }
+    const { games, ...options } = body;
+    return c.json(eloTournament(games, options));
+  });
+
+  app.post("/v1/judge/agreement", async (c) => {
+    const { x, y } = await readJson(c, agreementSchema, { maxBytes: L.bodyBytes });
+    const kendall = kendallTauB(x, y);
+    const spearman = spearmanRho(x, y);
+    // JSON has no NaN: an undefined correlation is null, and `notes` says why.
+    const constant = (["x", "y"] as const).filter((name) => isConstant({ x, y }[name]));
+    const notes = constant.length === 0 ? [] : [
+      `kendall_tau_b and spearman_rho are null: ${constant.join(" and ")} ` +
+      `${constant.length === 1 ? "is" : "are"} constant, so a rank correlation is undefined`,
+    ];
+    return c.json({
+      kendall_tau_b: Number.isNaN(kendall) ? null : kendall,
+      spearman_rho: Number.isNaN(spearman) ? null : spearman,
+      bland_altman: blandAltman(x, y),
+      notes,
+    });
+  });
+}
+
+function isConstant(values: readonly number[]): boolean {
+  return values.every((value) => value === values[0]);
+}
