@@ -3,6 +3,7 @@ import { ingestDocuments } from "./functions/embed/embed.ts";
 import { mountEmbed } from "./functions/embed/app.ts";
 import { mountFuse } from "./functions/fuse/app.ts";
 import { mountGenerateRubric } from "./functions/generate-rubric/app.ts";
+import { mountJudge } from "./functions/judge/app.ts";
 import { mountJudgeStats } from "./functions/judge/stats-app.ts";
 import { mountRerank } from "./functions/rerank/app.ts";
 import { mountOrchestrator } from "./functions/orchestrator/app.ts";
@@ -45,6 +46,7 @@ export function createSiftApp(options: { snapshot?: SnapshotStore } = {}) {
       mountFuse,
       mountGenerateRubric,
       mountRerank,
+      mountJudge,
       mountJudgeStats,
       mountAnswer,
       mountOrchestrator,

@@ -12,7 +12,12 @@ import type { RerankDocument } from "../../shared/rerank/types.ts";
 /** 0 not relevant, 1 somewhat relevant (on topic, not a full answer), 2 very relevant. */
 export type RelevanceGrade = 0 | 1 | 2;
 
-export type RetrievalJudgment = { index: number; score: RelevanceGrade; reason: string; degraded?: true };
+export type RetrievalJudgment = {
+  index: number;
+  score: RelevanceGrade;
+  reason: string;
+  degraded?: true;
+};
 
 export type RetrievalEvaluation = {
   judgments: RetrievalJudgment[];
@@ -22,7 +27,12 @@ export type RetrievalEvaluation = {
   usage: TokenUsage;
 };
 
-export type AnswerScores = { relevance: number; accuracy: number; completeness: number; precision: number };
+export type AnswerScores = {
+  relevance: number;
+  accuracy: number;
+  completeness: number;
+  precision: number;
+};
 
 export type AnswerEvaluation = {
   /** Each 0-2. */

@@ -1,10 +1,15 @@
 import { answerTask } from "./answer.ts";
 import { genericTask } from "./generic.ts";
+import { judgeAnswerTask } from "./judge-answer.ts";
+import { judgePairwiseTask } from "./judge-pairwise.ts";
+import { judgeRetrievalTask } from "./judge-retrieval.ts";
+import { judgeSimilarityTask } from "./judge-similarity.ts";
 import { queryVariationsTask } from "./query-variations.ts";
 import { rerankTask } from "./rerank.ts";
 import { rerankRelevanceTask } from "./rerank-relevance.ts";
 import { rubricTask } from "./rubric.ts";
 import { rubricRelevanceTask } from "./rubric-relevance.ts";
+import { syntheticQueriesTask } from "./synthetic-queries.ts";
 import type { OfflineTask } from "./types.ts";
 
 /**
@@ -13,11 +18,16 @@ import type { OfflineTask } from "./types.ts";
  */
 export const offlineTasks: Readonly<Record<string, OfflineTask>> = {
   answer: answerTask,
+  "judge-answer": judgeAnswerTask,
+  "judge-pairwise": judgePairwiseTask,
+  "judge-retrieval": judgeRetrievalTask,
+  "judge-similarity": judgeSimilarityTask,
   "query-variations": queryVariationsTask,
   rerank: rerankTask,
   "rerank-relevance": rerankRelevanceTask,
   rubric: rubricTask,
   "rubric-relevance": rubricRelevanceTask,
+  "synthetic-queries": syntheticQueriesTask,
 };
 
 /**

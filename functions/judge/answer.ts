@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { judgeAnswerPrompt } from "../../prompts/judge-answer.ts";
+import { completeObject, completeText } from "../../shared/llm/chat.ts";
+import { renderTemplate } from "../../shared/llm/prompt.ts";
+import type { Deps } from "../../shared/runtime.ts";
+import {
+  addUsage,
+  cachedJudgment,
+  judgeCacheKey,
+  neutralizeJudgeText,
+  NO_USAGE,
+  oneLine,
+  renderJudgedDocuments,
+} from "./common.ts";
+import { clampGrade, lastJsonObject } from "./parse.ts";
+import { judgeRetrieval } from "./retrieval.ts";
+import type {
+  AnswerEvaluation,
+  AnswerScores,
+  JudgeDocument,
+  RelevanceGrade,
+  RetrievalJudgment,
+} from "./types.ts";
+
+export type AnswerInput = {
+  query: string;
+  answer: string;
+  documents?: readonly JudgeDocument[] | undefined;
+  /** Only documents judged at or above this go into the prompt. Default 1. */
+  relevance_threshold?: RelevanceGrade | undefined;
+  /** Retrieval judgments already made for `documents`; judged first when absent. */
+  judgments?: readonly RetrievalJudgment[] | undefined;
+};
+
+const grade = z.unknown().transform((value) => clampGrade(value, 2)).pipe(z.number());
+const scoresSchema = z.object({
+  relevance: grade,
+  accuracy: grade,
+  completeness: grade,
+  precision: grade,
+  reasoning: z.unknown().optional(),
+});
+const responseSchema = z.object({
+  reasoning: z.string(),
+  relevance: z.number(),
+  accuracy: z.number(),
+  completeness: z.number(),
+  precision: z.number(),
+});
+
+/**
+ * Scores from a reply: the last JSON object with all four keys, each
+ * rounded and clamped to 0-2; the reasoning is its `reasoning` field or the
+ * text before it.
+ */
+export function readAnswerReply(
+  text: string,
+): { scores: AnswerScores; reasoning: string } | undefined {
+  const found = lastJsonObject(text, scoresSchema);
+  if (!found) return undefined;
+  const { reasoning, ...scores } = found.value;
+  return {
+    scores,
+    reasoning: typeof reasoning === "string" ? reasoning.trim() : text.slice(0, found.start).trim(),
+  };
+}
+
+/**
+ * The documents a judge sees with their judgments: retrieval judgments are
+ * made first unless given, and documents below `threshold` are left out.
+ */
+export async function relevantDocuments(
+  deps: Pick<Deps, "judge" | "cache">,
+  input: {
+    query: string;
+    documents?: readonly JudgeDocument[] | undefined;
+    judgments?: readonly RetrievalJudgment[] | undefined;
+  },
+  threshold: RelevanceGrade,
+  signal: AbortSignal | undefined,
+) {
+  const documents = input.documents ?? [];
+  if (documents.length === 0) return { rendered: "", degraded: false, usage: NO_USAGE };
+  const judged = input.judgments
+    ? { judgments: input.judgments, degraded: false, usage: NO_USAGE }
+    : await judgeRetrieval(deps, { query: input.query, documents }, signal);
+  const byIndex = new Map(judged.judgments.map((judgment) => [judgment.index, judgment]));
+  const kept = documents.flatMap((document, index) => {
+    const judgment = byIndex.get(index);
+    return judgment && judgment.score >= threshold ? [{ document, index, judgment }] : [];
+  });
+  return { rendered: renderJudgedDocuments(kept), degraded: judged.degraded, usage: judged.usage };
+}
+
+/**
+ * RAGElo's pointwise answer evaluator: relevance, accuracy, completeness and
+ * precision, each 0-2, with the documents judged relevant in the prompt.
+ * A reply without usable scores gives zeros, marked degraded.
+ */
+export async function judgeAnswer(
+  deps: Pick<Deps, "judge" | "cache">,
+  input: AnswerInput,
+  signal?: AbortSignal,
+): Promise<AnswerEvaluation> {
+  const { judge } = deps;
+  const prompt = judgeAnswerPrompt;
+  const context = await relevantDocuments(deps, input, input.relevance_threshold ?? 1, signal);
+  const user = renderTemplate(prompt.user, {
+    documents: context.rendered || prompt.noDocuments,
+    query: oneLine(input.query),
+    answer: neutralizeJudgeText(input.answer.trim()),
+  });
+  const key = await judgeCacheKey(prompt, judge, [user]);
+  const judged = await cachedJudgment(deps.cache, key, async () => {
+    const request = {
+      prompt,
+      system: renderTemplate(prompt.system, {
+        format: judge.structuredOutputs ? prompt.formatJson : prompt.formatText,
+      }),
+      user,
+      signal,
+    };
+    const reply = judge.structuredOutputs
+      ? await completeObject(judge, {
+        ...request,
+        schema: z.unknown(),
+        responseSchema,
+        schemaName: "answer_evaluation",
+      })
+      : await completeText(judge, request);
+    const read = readAnswerReply(reply.text);
+    return read ? { ...read, degraded: false, usage: reply.usage } : {
+      scores: { relevance: 0, accuracy: 0, completeness: 0, precision: 0 },
+      reasoning: "The judge's reply held no valid scores.",
+      degraded: true,
+      usage: reply.usage,
+    };
+  });
+  return {
+    scores: judged.scores,
+    reasoning: judged.reasoning,
+    degraded: judged.degraded || context.degraded,
+    usage: addUsage(context.usage, judged.usage),
+  };
+}

@@ -1,0 +1,137 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../shared/http/server.ts";
+import { readJson } from "../../shared/http/validate.ts";
+import { LIMITS } from "../../shared/limits.ts";
+import { inlineDocumentSchema, querySchema } from "../../shared/schemas.ts";
+import { judgeAnswer } from "./answer.ts";
+import { judgePairwise } from "./pairwise.ts";
+import { judgeRetrieval } from "./retrieval.ts";
+import { answerSimilarity } from "./similarity.ts";
+import { generateSyntheticQueries } from "./synthetic.ts";
+import type { JudgeDocument } from "./types.ts";
+
+const MAX_ANSWER_CHARS = 50_000;
+const MAX_PASSAGES = 50;
+const MAX_PER_PASSAGE = 10;
+const MAX_MODELS = 5;
+const MAX_EXAMPLES = 50;
+
+const textSchema = z.string({ error: "must be a string" }).trim()
+  .min(1, { error: "must not be empty" })
+  .max(MAX_ANSWER_CHARS, { error: `must be at most ${MAX_ANSWER_CHARS} characters` });
+
+const documentsSchema = z.array(inlineDocumentSchema, {
+  error: "must be an array of strings or {id?, text, metadata?}",
+}).max(LIMITS.answerDocuments, {
+  error: `must hold at most ${LIMITS.answerDocuments} documents`,
+});
+
+const thresholdSchema = z.union([z.literal(0), z.literal(1), z.literal(2)], {
+  error: "must be 0, 1 or 2",
+});
+
+const retrievalSchema = z.object({
+  query: querySchema,
+  documents: documentsSchema.min(1, { error: "must hold at least one document" }),
+});
+
+const answerSchema = z.object({
+  query: querySchema,
+  answer: textSchema,
+  documents: documentsSchema.optional(),
+  relevance_threshold: thresholdSchema.optional(),
+});
+
+const pairwiseSchema = z.object({
+  query: querySchema,
+  answer_a: textSchema,
+  answer_b: textSchema,
+  documents: documentsSchema.optional(),
+  relevance_threshold: thresholdSchema.optional(),
+});
+
+const similaritySchema = z.object({
+  query: querySchema.optional(),
+  answer: textSchema,
+  reference: textSchema,
+});
+
+const syntheticSchema = z.object({
+  passages: z.array(
+    z.union([
+      z.string().trim().min(1, { error: "must not be empty" }).max(LIMITS.answerDocumentChars)
+        .transform((text) => ({ text })),
+      z.object({
+        id: z.string().max(200).optional(),
+        title: z.string().max(500).optional(),
+        text: z.string().trim().min(1, { error: "must not be empty" })
+          .max(LIMITS.answerDocumentChars, {
+            error: `must be at most ${LIMITS.answerDocumentChars} characters`,
+          }),
+      }),
+    ]),
+    { error: "must be an array of strings or {id?, title?, text}" },
+  ).min(1, { error: "must hold at least one passage" })
+    .max(MAX_PASSAGES, { error: `must hold at most ${MAX_PASSAGES} passages` }),
+  examples: z.array(querySchema, { error: "must be an array of strings" })
+    .max(MAX_EXAMPLES, { error: `must hold at most ${MAX_EXAMPLES} examples` }).optional(),
+  per_passage: z.number({ error: "must be a number" }).int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(MAX_PER_PASSAGE, { error: `must be at most ${MAX_PER_PASSAGE}` }).optional(),
+  models: z.array(z.string().trim().min(1, { error: "must not be empty" }).max(200), {
+    error: "must be an array of model names",
+  }).min(1, { error: "must name at least one model" })
+    .max(MAX_MODELS, { error: `must name at most ${MAX_MODELS} models` }).optional(),
+});
+
+function toDocuments(
+  documents: z.infer<typeof inlineDocumentSchema>[] | undefined,
+): JudgeDocument[] | undefined {
+  return documents?.map((document) => typeof document === "string" ? { text: document } : document);
+}
+
+const limits = { maxBytes: LIMITS.ingestBodyBytes };
+
+/** The evaluators (RAGElo, REBEL) as routes under `/v1/judge`. */
+export function mountJudge(app: Hono<AppEnv>): void {
+  app.post("/v1/judge/retrieval", async (c) => {
+    const body = await readJson(c, retrievalSchema, limits);
+    return c.json(
+      await judgeRetrieval(c.var.deps, {
+        query: body.query,
+        documents: toDocuments(body.documents) ?? [],
+      }, c.req.raw.signal),
+    );
+  });
+
+  app.post("/v1/judge/answer", async (c) => {
+    const body = await readJson(c, answerSchema, limits);
+    return c.json(
+      await judgeAnswer(c.var.deps, {
+        ...body,
+        documents: toDocuments(body.documents),
+      }, c.req.raw.signal),
+    );
+  });
+
+  app.post("/v1/judge/pairwise", async (c) => {
+    const body = await readJson(c, pairwiseSchema, limits);
+    return c.json(
+      await judgePairwise(c.var.deps, {
+        ...body,
+        documents: toDocuments(body.documents),
+      }, c.req.raw.signal),
+    );
+  });
+
+  app.post("/v1/judge/similarity", async (c) => {
+    const body = await readJson(c, similaritySchema, { maxBytes: LIMITS.bodyBytes });
+    return c.json(await answerSimilarity(c.var.deps, body, c.req.raw.signal));
+  });
+
+  app.post("/v1/judge/synthetic-queries", async (c) => {
+    const body = await readJson(c, syntheticSchema, limits);
+    return c.json(await generateSyntheticQueries(c.var.deps, body, c.req.raw.signal));
+  });
+}

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { judgePairwisePrompt } from "../../prompts/judge-pairwise.ts";
+import { completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
+import { renderTemplate } from "../../shared/llm/prompt.ts";
+import type { Deps } from "../../shared/runtime.ts";
+import { relevantDocuments } from "./answer.ts";
+import { addUsage, cachedJudgment, judgeCacheKey, neutralizeJudgeText, oneLine } from "./common.ts";
+import { parseVerdictToken, parseVerdictValue, swapVerdict } from "./parse.ts";
+import type {
+  JudgeDocument,
+  PairwiseEvaluation,
+  RelevanceGrade,
+  RetrievalJudgment,
+  Verdict,
+} from "./types.ts";
+
+export type PairwiseInput = {
+  query: string;
+  answer_a: string;
+  answer_b: string;
+  documents?: readonly JudgeDocument[] | undefined;
+  judgments?: readonly RetrievalJudgment[] | undefined;
+  /** RAGElo's document_relevance_threshold: documents judged below it are left out. Default 2. */
+  relevance_threshold?: RelevanceGrade | undefined;
+};
+
+type Game = {
+  verdict: Verdict | undefined;
+  reasoning: string;
+  usage: TokenUsage;
+  degraded: boolean;
+};
+
+const responseSchema = z.object({ reasoning: z.string(), verdict: z.enum(["A", "B", "C"]) });
+
+/** The verdict from a reply: the `verdict` field of a JSON reply, else the last `[[X]]` token. */
+export function readPairwiseReply(
+  text: string,
+  object: { verdict?: unknown; reasoning?: unknown } | undefined,
+): { verdict: Verdict | undefined; reasoning: string } {
+  const structured = parseVerdictValue(object?.verdict);
+  if (structured) {
+    return {
+      verdict: structured,
+      reasoning: typeof object?.reasoning === "string" ? object.reasoning.trim() : "",
+    };
+  }
+  return { verdict: parseVerdictToken(text), reasoning: text.trim() };
+}
+
+/** One order of one game, as the judge sees it: `first` is Assistant A. */
+async function playOrder(
+  deps: Pick<Deps, "judge" | "cache">,
+  parts: { query: string; documents: string; first: string; second: string },
+  signal: AbortSignal | undefined,
+): Promise<Game> {
+  const { judge } = deps;
+  const prompt = judgePairwisePrompt;
+  const user = renderTemplate(prompt.user, {
+    documents: parts.documents || prompt.noDocuments,
+    query: oneLine(parts.query),
+    answer_a: neutralizeJudgeText(parts.first.trim()),
+    answer_b: neutralizeJudgeText(parts.second.trim()),
+  });
+  const key = await judgeCacheKey(prompt, judge, [user]);
+  return await cachedJudgment(deps.cache, key, async () => {
+    const request = {
+      prompt,
+      system: renderTemplate(prompt.system, {
+        format: judge.structuredOutputs ? prompt.formatJson : prompt.formatText,
+      }),
+      user,
+      signal,
+    };
+    const reply = judge.structuredOutputs
+      ? await completeObject(judge, {
+        ...request,
+        schema: z.object({ verdict: z.unknown(), reasoning: z.unknown() }).partial(),
+        responseSchema,
+        schemaName: "pairwise_verdict",
+      })
+      : { ...(await completeText(judge, request)), object: undefined };
+    const read = readPairwiseReply(reply.text, reply.object);
+    return { ...read, degraded: read.verdict === undefined, usage: reply.usage };
+  });
+}
+
+/** Two verdicts in the original labels → the game's result: agreement wins, else a tie. */
+export function combineVerdicts(first: Verdict, swapped: Verdict) {
+  return { winner: first === swapped ? first : "C" as Verdict, orders_disagree: first !== swapped };
+}
+
+/**
+ * RAGElo's pairwise judge, played in both orders at once to cancel position
+ * bias: the second verdict is mapped back to the original labels; the same
+ * winner twice wins, anything else is a tie (C). A reply with no verdict
+ * counts as C, marked degraded; if both orders fail the error is thrown.
+ */
+export async function judgePairwise(
+  deps: Pick<Deps, "judge" | "cache">,
+  input: PairwiseInput,
+  signal?: AbortSignal,
+): Promise<PairwiseEvaluation> {
+  const context = await relevantDocuments(deps, input, input.relevance_threshold ?? 2, signal);
+  const base = { query: input.query, documents: context.rendered };
+  const [inOrder, swapped] = await Promise.allSettled([
+    playOrder(deps, { ...base, first: input.answer_a, second: input.answer_b }, signal),
+    playOrder(deps, { ...base, first: input.answer_b, second: input.answer_a }, signal),
+  ]);
+  if (inOrder.status === "rejected" && (signal?.aborted || swapped.status === "rejected")) {
+    throw inOrder.reason;
+  }
+  if (swapped.status === "rejected" && signal?.aborted) throw swapped.reason;
+  const failed = (): Game => ({
+    verdict: undefined,
+    reasoning: "The judge could not be reached.",
+    usage: { tokens_in: 0, tokens_out: 0 },
+    degraded: true,
+  });
+  const first = inOrder.status === "fulfilled" ? inOrder.value : failed();
+  const second = swapped.status === "fulfilled" ? swapped.value : failed();
+  const verdicts: [Verdict, Verdict] = [first.verdict ?? "C", swapVerdict(second.verdict ?? "C")];
+  return {
+    ...combineVerdicts(...verdicts),
+    verdicts,
+    reasoning: `Answer A shown first: ${first.reasoning || "(no reasoning)"}\n\n` +
+      `Answer B shown first (the judge saw it as Assistant A): ${
+        second.reasoning || "(no reasoning)"
+      }`,
+    degraded: first.degraded || second.degraded || context.degraded,
+    usage: addUsage(context.usage, first.usage, second.usage),
+  };
+}

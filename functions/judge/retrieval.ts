@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { judgeRetrievalPrompt } from "../../prompts/judge-retrieval.ts";
+import { mapSettled } from "../../shared/concurrency.ts";
+import { completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
+import { renderTemplate } from "../../shared/llm/prompt.ts";
+import type { Deps } from "../../shared/runtime.ts";
+import {
+  addUsage,
+  cachedJudgment,
+  judgeCacheKey,
+  oneLine,
+  renderJudgedDocuments,
+} from "./common.ts";
+import { parseGrade, parseScoreLine, withoutScoreLines } from "./parse.ts";
+import type {
+  JudgeDocument,
+  RelevanceGrade,
+  RetrievalEvaluation,
+  RetrievalJudgment,
+} from "./types.ts";
+
+/** RAGElo sends one document per call; four in flight keeps a provider's rate limits calm. */
+export const RETRIEVAL_CONCURRENCY = 4;
+const MAX_REASON_CHARS = 500;
+
+const replySchema = z.object({ reason: z.string(), score: z.number() });
+
+type Graded = { score: RelevanceGrade; reason: string; degraded: boolean; usage: TokenUsage };
+
+/** The grade and reason from a reply; structured replies fall back to the text format. */
+export function readRetrievalReply(
+  text: string,
+  object: { reason?: unknown; score?: unknown } | undefined,
+): { score: RelevanceGrade; reason: string } | undefined {
+  const structured = parseGrade(object?.score, 2);
+  const score = structured ?? parseScoreLine(text, 2);
+  if (score === undefined) return undefined;
+  const reason = structured !== undefined && typeof object?.reason === "string"
+    ? object.reason
+    : withoutScoreLines(text);
+  return { score: score as RelevanceGrade, reason: oneLine(reason).slice(0, MAX_REASON_CHARS) };
+}
+
+async function gradeDocument(
+  deps: Pick<Deps, "judge">,
+  query: string,
+  document: JudgeDocument,
+  signal: AbortSignal | undefined,
+): Promise<Graded> {
+  const { judge } = deps;
+  const prompt = judgeRetrievalPrompt;
+  const request = {
+    prompt,
+    system: renderTemplate(prompt.system, {
+      format: judge.structuredOutputs ? prompt.formatJson : prompt.formatText,
+    }),
+    user: renderTemplate(prompt.user, {
+      document: renderJudgedDocuments([{ document, index: 0 }]),
+      query: oneLine(query),
+    }),
+    signal,
+  };
+  const reply = judge.structuredOutputs
+    ? await completeObject(judge, {
+      ...request,
+      schema: z.object({ reason: z.unknown(), score: z.unknown() }).partial(),
+      responseSchema: replySchema,
+      schemaName: "retrieval_judgment",
+    })
+    : { ...(await completeText(judge, request)), object: undefined };
+  const read = readRetrievalReply(reply.text, reply.object);
+  return read ? { ...read, degraded: false, usage: reply.usage } : {
+    score: 0,
+    reason: "The judge's reply held no valid score.",
+    degraded: true,
+    usage: reply.usage,
+  };
+}
+
+/**
+ * RAGElo's retrieval evaluator: each document graded 0/1/2 with a reason, one
+ * call per document, cached per judge prompt, model, query and document. A
+ * document whose call fails or whose reply does not parse scores 0, marked
+ * degraded; only when every call fails does the error reach the caller.
+ * `precision` is REBEL's retrieval precision: the share graded 1 or 2.
+ */
+export async function judgeRetrieval(
+  deps: Pick<Deps, "judge" | "cache">,
+  input: { query: string; documents: readonly JudgeDocument[] },
+  signal?: AbortSignal,
+): Promise<RetrievalEvaluation> {
+  const keys = await Promise.all(
+    input.documents.map((document) =>
+      judgeCacheKey(judgeRetrievalPrompt, deps.judge, [
+        oneLine(input.query),
+        document.text,
+        document.metadata ?? {},
+      ])
+    ),
+  );
+  // A document given twice is judged once (and its tokens counted once).
+  const unique = [...new Map(keys.map((key, i) => [key, input.documents[i]!])).entries()];
+  const settled = await mapSettled(
+    unique,
+    RETRIEVAL_CONCURRENCY,
+    ([key, document]) =>
+      cachedJudgment(deps.cache, key, () => gradeDocument(deps, input.query, document, signal)),
+  );
+  const failures = settled.filter((outcome) => outcome.status === "rejected");
+  if (failures.length > 0 && (signal?.aborted || failures.length === settled.length)) {
+    throw failures[0]!.reason;
+  }
+  const byKey = new Map(unique.map(([key], i) => [key, settled[i]!]));
+  const judgments: RetrievalJudgment[] = keys.map((key, index) => {
+    const outcome = byKey.get(key)!;
+    if (outcome.status === "rejected") {
+      return { index, score: 0, reason: "The judge could not be reached.", degraded: true };
+    }
+    const { score, reason, degraded } = outcome.value;
+    return { index, score, reason, ...(degraded ? { degraded: true as const } : {}) };
+  });
+  const usages = settled.flatMap((outcome) =>
+    outcome.status === "fulfilled" ? [outcome.value.usage] : []
+  );
+  return {
+    judgments,
+    precision: judgments.length === 0
+      ? 0
+      : judgments.filter((judgment) => judgment.score >= 1).length / judgments.length,
+    degraded: judgments.some((judgment) => judgment.degraded),
+    usage: addUsage(...usages),
+  };
+}

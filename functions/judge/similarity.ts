@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { judgeSimilarityPrompt } from "../../prompts/judge-similarity.ts";
+import { completeObject, completeText } from "../../shared/llm/chat.ts";
+import { renderTemplate } from "../../shared/llm/prompt.ts";
+import type { Deps } from "../../shared/runtime.ts";
+import { cachedJudgment, judgeCacheKey, neutralizeJudgeText, oneLine } from "./common.ts";
+import { parseGrade, parseScoreLine, withoutScoreLines } from "./parse.ts";
+import type { SimilarityEvaluation } from "./types.ts";
+
+export const SIMILARITY_MAX = 5;
+const MAX_REASON_CHARS = 1000;
+
+const responseSchema = z.object({ reason: z.string(), score: z.number() });
+
+/** The 0-5 score and reason: a JSON reply's fields, else the last `Score: N` line. */
+export function readSimilarityReply(
+  text: string,
+  object: { reason?: unknown; score?: unknown } | undefined,
+): { score: number; reason: string } | undefined {
+  const structured = parseGrade(object?.score, SIMILARITY_MAX);
+  const score = structured ?? parseScoreLine(text, SIMILARITY_MAX);
+  if (score === undefined) return undefined;
+  const reason = structured !== undefined && typeof object?.reason === "string"
+    ? object.reason
+    : withoutScoreLines(text);
+  return { score, reason: oneLine(reason).slice(0, MAX_REASON_CHARS) };
+}
+
+/**
+ * REBEL's answer similarity: how closely an answer conveys a reference
+ * answer's meaning, 0-5. A reply without a valid score gives 0, degraded.
+ */
+export async function answerSimilarity(
+  deps: Pick<Deps, "judge" | "cache">,
+  input: { query?: string | undefined; answer: string; reference: string },
+  signal?: AbortSignal,
+): Promise<SimilarityEvaluation> {
+  const { judge } = deps;
+  const prompt = judgeSimilarityPrompt;
+  const user = renderTemplate(prompt.user, {
+    question: input.query?.trim() ? `Question: ${oneLine(input.query)}\n\n` : "",
+    reference: neutralizeJudgeText(input.reference.trim()),
+    answer: neutralizeJudgeText(input.answer.trim()),
+  });
+  const key = await judgeCacheKey(prompt, judge, [user]);
+  return await cachedJudgment(deps.cache, key, async () => {
+    const request = {
+      prompt,
+      system: renderTemplate(prompt.system, {
+        format: judge.structuredOutputs ? prompt.formatJson : prompt.formatText,
+      }),
+      user,
+      signal,
+    };
+    const reply = judge.structuredOutputs
+      ? await completeObject(judge, {
+        ...request,
+        schema: z.object({ reason: z.unknown(), score: z.unknown() }).partial(),
+        responseSchema,
+        schemaName: "answer_similarity",
+      })
+      : { ...(await completeText(judge, request)), object: undefined };
+    const read = readSimilarityReply(reply.text, reply.object);
+    return read ? { ...read, degraded: false, usage: reply.usage } : {
+      score: 0,
+      reason: "The judge's reply held no valid score.",
+      degraded: true,
+      usage: reply.usage,
+    };
+  });
+}
