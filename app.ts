@@ -1,6 +1,7 @@
 import { mountAnswer } from "./functions/answer/app.ts";
 import { ingestDocuments } from "./functions/embed/embed.ts";
 import { mountEmbed } from "./functions/embed/app.ts";
+import { mountEvaluations } from "./functions/evaluate/app.ts";
 import { mountFuse } from "./functions/fuse/app.ts";
 import { mountGenerateRubric } from "./functions/generate-rubric/app.ts";
 import { mountJudge } from "./functions/judge/app.ts";
@@ -38,9 +39,9 @@ function demoCorpusLoader(): (deps: Deps) => Promise<void> {
 }
 
 /** Every function on one app: the local server, Deno Deploy and the all-in-one worker. */
-export function createSiftApp(options: { snapshot?: SnapshotStore } = {}) {
+export function createSiftApp(options: { snapshot?: SnapshotStore; runtime?: Runtime } = {}) {
   return createServer({
-    runtime: new Runtime(options),
+    runtime: options.runtime ?? new Runtime(options),
     mounts: [
       mountEmbed,
       mountFuse,
@@ -50,6 +51,7 @@ export function createSiftApp(options: { snapshot?: SnapshotStore } = {}) {
       mountJudgeStats,
       mountAnswer,
       mountOrchestrator,
+      mountEvaluations,
     ],
     onReady: demoCorpusLoader(),
   });

@@ -4,6 +4,7 @@
  *   deno task start
  */
 import { createSiftApp } from "./app.ts";
+import { runScheduledEvaluation } from "./functions/evaluate/evaluate.ts";
 import { readConfig } from "./shared/config.ts";
 import { FileSnapshotStore } from "./shared/deno/file-snapshot.ts";
 import { ConfigError } from "./shared/errors.ts";
@@ -24,8 +25,14 @@ function startupConfig() {
 if (import.meta.main) {
   const config = startupConfig();
   const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
-  const app = createSiftApp({ snapshot: new FileSnapshotStore(`${dataDir}/index.json`) });
-  const providers = new Runtime().deps(config).providers;
+  const runtime = new Runtime({ snapshot: new FileSnapshotStore(`${dataDir}/index.json`) });
+  const app = createSiftApp({ runtime });
+  const providers = runtime.deps(config).providers;
+  // The nightly evaluation: history and regression flags in the cache store (see README).
+  Deno.cron("sift nightly evaluation", "0 3 * * *", async () => {
+    const env = Deno.env.toObject();
+    await runScheduledEvaluation(runtime.deps(runtime.config(env)), env);
+  });
   Deno.serve({
     port: config.port,
     hostname: Deno.env.get("HOST") ?? "127.0.0.1",

@@ -1,0 +1,78 @@
+import { InvalidRequestError } from "../../shared/errors.ts";
+import type { Deps } from "../../shared/runtime.ts";
+import { createJob, type EvaluationJob, readJob, runJob } from "../../shared/eval/jobs.ts";
+import { configuredDataset } from "../../shared/eval/scheduled.ts";
+import { smokeDataset } from "../../shared/eval/smoke.ts";
+import type { EvalSteps } from "../../shared/eval/steps.ts";
+import type { EvalQuestion } from "../../shared/eval/types.ts";
+import { parseVariants } from "../../shared/eval/variants.ts";
+
+export { runScheduledEvaluation } from "../../shared/eval/scheduled.ts";
+export { type EvaluationJob, readJob, readReport } from "../../shared/eval/jobs.ts";
+
+/** Datasets a request may name instead of sending its questions. */
+export const NAMED_DATASETS = ["smoke", "nightly"] as const;
+
+/** A job that has not written progress for this long is taken as dead and may be resumed. */
+const STALE_AFTER_MS = 120_000;
+
+export type EvaluationRequest = {
+  dataset: { questions: EvalQuestion[] } | { name: string };
+  variants: string[];
+  limit?: number | undefined;
+  games_per_query?: number | undefined;
+  concurrency?: number | undefined;
+  namespace: string;
+  run_id?: string | undefined;
+};
+
+async function resolveDataset(
+  deps: Deps,
+  env: Record<string, string | undefined>,
+  request: EvaluationRequest,
+): Promise<{ name: string; questions: EvalQuestion[]; namespace: string }> {
+  const { dataset } = request;
+  if ("questions" in dataset) {
+    return { name: "inline", questions: dataset.questions, namespace: request.namespace };
+  }
+  if (dataset.name === "smoke") return await smokeDataset(deps);
+  if (dataset.name === "nightly") return await configuredDataset(deps, env);
+  throw new InvalidRequestError(`dataset.name: must be one of ${NAMED_DATASETS.join(", ")}`);
+}
+
+/**
+ * Starts an evaluation in the background and returns its job at once.
+ * `background` keeps the work alive after the response (Workers:
+ * `executionCtx.waitUntil`; Deno: nothing needed). A `run_id` whose job is
+ * still running is returned as it is; one whose job stopped (a crash, a
+ * redeploy) or finished is run again from its checkpoints.
+ */
+export async function startEvaluation(
+  deps: Deps,
+  env: Record<string, string | undefined>,
+  request: EvaluationRequest,
+  options: { background?: (work: Promise<unknown>) => void; steps?: EvalSteps } = {},
+): Promise<EvaluationJob> {
+  parseVariants(request.variants, request.namespace); // 400 before anything starts
+  if (request.run_id) {
+    const existing = await readJob(deps, request.run_id);
+    const fresh = existing && Date.now() - Date.parse(existing.updated_at) < STALE_AFTER_MS;
+    if (existing?.status === "running" && fresh) return existing;
+  }
+  const dataset = await resolveDataset(deps, env, request);
+  const job = await createJob(deps, {
+    id: request.run_id ?? `eval-${crypto.randomUUID()}`,
+    dataset: dataset.name,
+    variants: request.variants,
+  });
+  const work = runJob(deps, job, {
+    dataset: { name: dataset.name, questions: dataset.questions },
+    variants: request.variants,
+    limit: request.limit,
+    games_per_query: request.games_per_query,
+    concurrency: request.concurrency,
+    namespace: dataset.namespace,
+  }, options.steps ? { steps: options.steps } : {});
+  options.background?.(work);
+  return job;
+}

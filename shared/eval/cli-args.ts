@@ -1,0 +1,81 @@
+import { parseArgs } from "node:util";
+
+export const USAGE = `Usage: deno task eval --dataset <dir|questions.jsonl> [options]
+
+  --dataset <path>          a folder with questions.jsonl (and corpus.jsonl, ingested first),
+                            or a questions .jsonl evaluated against what --namespace holds
+  --variants <list>         comma-separated: none, one-turn, two-turn, relevance,
+                            two-turn-relevance, each optionally +fusion (default none,one-turn)
+  --limit <n>               only the first n questions
+  --out <dir>               where report.json and report.html go (default eval-report)
+  --namespace <ns>          index namespace (default eval-<dataset name>)
+  --run-id <id>             names the run's checkpoints; the same id resumes (default: resume
+                            the unfinished run in --out, else a new id)
+  --games-per-query <n>     pairs of variants judged per question (default every pair)
+  --concurrency <n>         questions in flight (default 2)
+  --history <file>          run history (default <parent of --out>/eval-history.json)`;
+
+export type CliOptions = {
+  dataset: string;
+  variants: string;
+  limit?: number;
+  out: string;
+  namespace?: string;
+  runId?: string;
+  gamesPerQuery?: number;
+  concurrency?: number;
+  history?: string;
+};
+
+function positive(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new Error(`--${name} must be a whole number`);
+  return number;
+}
+
+/** Relative paths are the caller's: `deno task` runs in the project folder, `INIT_CWD` is theirs. */
+export function resolvePath(path: string, base: string): string {
+  return path.startsWith("/") ? path : `${base.replace(/\/$/, "")}/${path}`;
+}
+
+/** The command line as options; throws with a readable message (the caller prints `USAGE`). */
+export function parseCliArgs(args: string[], base: string): CliOptions | "help" {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      dataset: { type: "string" },
+      variants: { type: "string", default: "none,one-turn" },
+      limit: { type: "string" },
+      out: { type: "string", default: "eval-report" },
+      namespace: { type: "string" },
+      "run-id": { type: "string" },
+      "games-per-query": { type: "string" },
+      concurrency: { type: "string" },
+      history: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return "help";
+  if (!values.dataset) throw new Error("--dataset is required");
+  const limit = positive("limit", values.limit);
+  const games = positive("games-per-query", values["games-per-query"]);
+  const concurrency = positive("concurrency", values.concurrency);
+  return {
+    dataset: resolvePath(values.dataset, base),
+    variants: values.variants,
+    out: resolvePath(values.out, base),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(values.namespace ? { namespace: values.namespace } : {}),
+    ...(values["run-id"] ? { runId: values["run-id"] } : {}),
+    ...(games !== undefined ? { gamesPerQuery: games } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(values.history ? { history: resolvePath(values.history, base) } : {}),
+  };
+}
+
+/** `eval-<name>` made into a valid namespace. */
+export function namespaceFor(datasetName: string): string {
+  return `eval-${datasetName.replace(/[^A-Za-z0-9_-]+/g, "-")}`.slice(0, 64);
+}

@@ -1,0 +1,136 @@
+import { escapeHtml } from "./escape.ts";
+import { placeLabels } from "./labels.ts";
+import { type Axis, domain, el, scale, tickText } from "./scale.ts";
+
+export type ScatterPoint = {
+  label: string;
+  color: string;
+  x: number;
+  y: number;
+  /** 95% intervals, drawn as error bars. */
+  xRange?: [number, number] | undefined;
+  yRange?: [number, number] | undefined;
+  /** Hover text. */
+  title: string;
+};
+
+export type ScatterOptions = {
+  id: string;
+  title: string;
+  x: Axis;
+  y: Axis;
+  points: ScatterPoint[];
+  /** Joins the points no other point beats on both axes (the trade-off curve). */
+  frontier?: boolean;
+};
+
+const W = 560, H = 380;
+const M = { left: 64, right: 24, top: 20, bottom: 52 };
+
+/** Points not beaten on both axes, left to right. */
+export function frontierOf<T extends { x: number; y: number }>(points: T[]): T[] {
+  const beaten = (p: T) =>
+    points.some((q) => q !== p && q.x >= p.x && q.y >= p.y && (q.x > p.x || q.y > p.y));
+  return points.filter((p) => !beaten(p)).sort((a, b) => a.x - b.x);
+}
+
+function errorBar(x1: number, x2: number, y1: number, y2: number, vertical: boolean): string {
+  const cap = (x: number, y: number) =>
+    vertical
+      ? el("line", { class: "error-cap", x1: x - 4, x2: x + 4, y1: y, y2: y })
+      : el("line", { class: "error-cap", x1: x, x2: x, y1: y - 4, y2: y + 4 });
+  return el("line", { class: "error-bar", x1, x2, y1, y2 }) + cap(x1, y1) + cap(x2, y2);
+}
+
+/**
+ * A labelled scatter plot as inline SVG: one `<circle class="point">` per
+ * variant, 95% error bars on either axis, round ticks, and optionally the
+ * trade-off frontier as a dashed line. Every text is escaped.
+ */
+export function scatterChart(options: ScatterOptions): string {
+  const xs = domain(options.x, options.points.flatMap((p) => [p.x, ...(p.xRange ?? [])]));
+  const ys = domain(options.y, options.points.flatMap((p) => [p.y, ...(p.yRange ?? [])]));
+  const px = scale(xs, M.left, W - M.right);
+  const py = scale(ys, H - M.bottom, M.top);
+  const grid = [
+    ...xs.ticks.map((t) =>
+      el("line", { x1: px(t), x2: px(t), y1: M.top, y2: H - M.bottom }) +
+      el(
+        "text",
+        { class: "tick", x: px(t), y: H - M.bottom + 16, "text-anchor": "middle" },
+        tickText(t, xs.ticks),
+      )
+    ),
+    ...ys.ticks.map((t) =>
+      el("line", { x1: M.left, x2: W - M.right, y1: py(t), y2: py(t) }) +
+      el(
+        "text",
+        { class: "tick", x: M.left - 8, y: py(t) + 4, "text-anchor": "end" },
+        tickText(t, ys.ticks),
+      )
+    ),
+  ].join("");
+  const labels = placeLabels(
+    options.points.map((p) => ({ cx: px(p.x), cy: py(p.y), label: p.label })),
+    { left: M.left, right: W - 2, top: 2, bottom: H - M.bottom },
+  );
+  const points = options.points.map((p, index) => {
+    const [cx, cy] = [px(p.x), py(p.y)];
+    const bars = (p.xRange ? errorBar(px(p.xRange[0]), px(p.xRange[1]), cy, cy, false) : "") +
+      (p.yRange ? errorBar(cx, cx, py(p.yRange[0]), py(p.yRange[1]), true) : "");
+    const label = labels[index]!;
+    return el(
+      "g",
+      { class: "point", "data-variant": p.label, "data-x": p.x, "data-y": p.y },
+      el("title", {}, escapeHtml(p.title)),
+      el("g", { stroke: p.color }, bars),
+      el("circle", { class: "point", cx, cy, r: 6, fill: p.color }),
+      el(
+        "text",
+        { class: "label", x: label.x, y: label.y, "text-anchor": label.anchor },
+        escapeHtml(p.label),
+      ),
+    );
+  }).join("");
+  const frontier = options.frontier && options.points.length > 1
+    ? el("polyline", {
+      class: "frontier",
+      points: frontierOf(options.points).map((p) => `${px(p.x)},${py(p.y)}`).join(" "),
+    })
+    : "";
+  return el(
+    "svg",
+    {
+      xmlns: "http://www.w3.org/2000/svg",
+      id: options.id,
+      class: "chart",
+      viewBox: `0 0 ${W} ${H}`,
+      width: W,
+      height: H,
+      role: "img",
+      "aria-labelledby": `${options.id}-title`,
+    },
+    el("title", { id: `${options.id}-title` }, escapeHtml(options.title)),
+    el("g", { class: "grid" }, grid),
+    el("rect", {
+      class: "frame",
+      x: M.left,
+      y: M.top,
+      width: W - M.left - M.right,
+      height: H - M.top - M.bottom,
+    }),
+    el("text", {
+      class: "axis-label",
+      x: (M.left + W - M.right) / 2,
+      y: H - 12,
+      "text-anchor": "middle",
+    }, escapeHtml(options.x.label)),
+    el("text", {
+      class: "axis-label",
+      transform: `translate(16 ${(M.top + H - M.bottom) / 2}) rotate(-90)`,
+      "text-anchor": "middle",
+    }, escapeHtml(options.y.label)),
+    frontier,
+    el("g", { class: "points" }, points),
+  );
+}

@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { mountEmbed } from "../../functions/embed/app.ts";
+import { mountEvaluations } from "../../functions/evaluate/app.ts";
+import { createServer } from "../../shared/http/server.ts";
+import { Runtime } from "../../shared/runtime.ts";
+import { CORPUS } from "./corpus.ts";
+
+/** Answers take 50 ms to start, so a run is still going when the first GET arrives. */
+const ENV = { DEMO_CORPUS: "false", OFFLINE_MODEL_LATENCY: "ttft=50ms" };
+
+const QUESTIONS = [
+  {
+    id: "rrf",
+    question: "How does reciprocal rank fusion score a document?",
+    reference_answer: "The sum of one divided by k plus its rank, with k = 60.",
+    target_doc: "rrf",
+  },
+  { question: "What did the GLM-130B paper report?", target_doc: null },
+];
+
+/** The app with a Workers-style execution context that hands over the background work. */
+function evaluationsApp() {
+  const app = createServer({ runtime: new Runtime(), mounts: [mountEmbed, mountEvaluations] });
+  const background: Promise<unknown>[] = [];
+  const context = {
+    waitUntil: (work: Promise<unknown>) => background.push(work),
+    passThroughOnException() {},
+    props: {},
+  };
+  const request = (path: string, body?: unknown) =>
+    app.request(
+      path,
+      body === undefined ? {} : {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      },
+      ENV,
+      context,
+    );
+  return { request, background };
+}
+
+async function ingested() {
+  const app = evaluationsApp();
+  const response = await app.request("/v1/documents", { documents: CORPUS, namespace: "evals" });
+  assert.equal(response.status, 201);
+  return app;
+}
+
+Deno.test("POST /v1/evaluations runs in the background; GET gives status, progress, summary and the report", async () => {
+  const { request, background } = await ingested();
+  const started = await request("/v1/evaluations", {
+    dataset: { questions: QUESTIONS },
+    variants: "none,one-turn",
+    namespace: "evals",
+  });
+  assert.equal(started.status, 202);
+  const job = await started.json();
+  assert.match(job.id, /^eval-/);
+  assert.deepEqual(job, {
+    id: job.id,
+    status: "running",
+    status_url: `/v1/evaluations/${job.id}`,
+    report_url: `/v1/evaluations/${job.id}/report`,
+  });
+  assert.equal(background.length, 1, "the work is handed to waitUntil");
+
+  const early = await request(job.report_url);
+  assert.equal(early.status, 404);
+  assert.match((await early.json()).error.message, /not ready \(status: running\)/);
+
+  await Promise.all(background);
+  const status = await (await request(job.status_url)).json();
+  assert.equal(status.status, "done");
+  assert.equal(status.dataset, "inline");
+  assert.deepEqual(status.summary.map((variant: { variant: string }) => variant.variant), [
+    "none",
+    "one-turn",
+  ]);
+  assert.equal(status.first_run, true);
+  assert.equal(status.progress.done, status.progress.total);
+  assert.equal(status.elo.length, 2);
+
+  const page = await request(job.report_url);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
+  assert.match(page.headers.get("content-security-policy") ?? "", /default-src 'none'/);
+  const html = await page.text();
+  assert.ok(
+    html.includes('id="chart-quality-speed"') && html.includes('id="chart-precision-similarity"'),
+  );
+  const json = await (await request(`${job.report_url}?format=json`)).json();
+  assert.equal(json.run_id, job.id);
+  assert.equal(json.queries[1].target_doc, null, "a question with no answer in the corpus is kept");
+});
+
+Deno.test("POST /v1/evaluations with a finished run_id resumes from its checkpoints", async () => {
+  const { request, background } = await ingested();
+  const body = {
+    dataset: { questions: QUESTIONS },
+    variants: ["none"],
+    namespace: "evals",
+    run_id: "again-1",
+  };
+  await request("/v1/evaluations", body);
+  await Promise.all(background.splice(0));
+  const rerun = await request("/v1/evaluations", body);
+  assert.equal(rerun.status, 202);
+  await Promise.all(background.splice(0));
+  const report = await (await request("/v1/evaluations/again-1/report?format=json")).json();
+  assert.equal(report.timing.units.computed, 0);
+  assert.equal(report.timing.units.reused, 7); // 2 runs, then 3 + 2 judgments (one has no reference)
+});
+
+Deno.test("POST /v1/evaluations with the named smoke dataset ingests the demo corpus and evaluates it", async () => {
+  const { request, background } = evaluationsApp();
+  const started = await request("/v1/evaluations", {
+    dataset: { name: "smoke" },
+    variants: ["none"],
+    limit: 2,
+  });
+  assert.equal(started.status, 202);
+  await Promise.all(background);
+  const status = await (await request((await started.json()).status_url)).json();
+  assert.equal(status.status, "done");
+  assert.equal(status.dataset, "smoke");
+  assert.equal(status.summary[0].runs, 2);
+  assert.equal(status.summary[0].hit_at_k.value, 1);
+});
+
+Deno.test("POST /v1/evaluations refuses bad bodies with a 400 naming the field; unknown ids are 404", async () => {
+  const { request, background } = evaluationsApp();
+  const cases: [unknown, RegExp][] = [
+    [
+      { dataset: { questions: QUESTIONS }, variants: ["three-turn"] },
+      /variants: "three-turn" is not a variant/,
+    ],
+    [{ dataset: { questions: [] }, variants: ["none"] }, /dataset/],
+    [{ dataset: { questions: [{ question: "" }] } }, /dataset/],
+    [
+      { dataset: { name: "nope" }, variants: ["none"] },
+      /dataset\.name: must be one of smoke, nightly/,
+    ],
+    [{ dataset: { questions: QUESTIONS }, run_id: "../x" }, /run_id/],
+  ];
+  for (const [body, message] of cases) {
+    const response = await request("/v1/evaluations", body);
+    assert.equal(response.status, 400, JSON.stringify(body));
+    assert.match((await response.json()).error.message, message);
+  }
+  assert.equal(background.length, 0);
+  assert.equal((await request("/v1/evaluations/eval-missing")).status, 404);
+  assert.equal((await request("/v1/evaluations/eval-missing/report")).status, 404);
+});

@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import { summarizeVariant, winRateMatrix } from "../../shared/eval/aggregate.ts";
+import { meanInterval, sampleStd, tCritical975 } from "../../shared/eval/stats.ts";
+import type { Game, QuestionResult, VariantRun } from "../../shared/eval/types.ts";
+import {
+  pairsForQuestion,
+  parseVariants,
+  variantPairs,
+  variantPipeline,
+} from "../../shared/eval/variants.ts";
+
+const close = (actual: number, expected: number, tolerance = 1e-9) =>
+  assert.ok(
+    Math.abs(actual - expected) <= tolerance,
+    `${actual} is not ${expected} ± ${tolerance}`,
+  );
+
+Deno.test("tCritical975 matches Student t tables and tends to the normal quantile", () => {
+  close(tCritical975(1), 12.706);
+  close(tCritical975(4), 2.776);
+  close(tCritical975(30), 2.042);
+  close(tCritical975(60), 2.000, 0.001); // table: 2.000
+  close(tCritical975(120), 1.980, 0.001); // table: 1.980
+  close(tCritical975(1e9), 1.95996, 1e-4);
+});
+
+Deno.test("meanInterval is mean ± t · s/√n, clamped to the metric's range", () => {
+  const values = [2, 4, 4, 4, 5, 5, 7, 9];
+  const interval = meanInterval(values)!;
+  const half = 2.365 * sampleStd(values) / Math.sqrt(8);
+  close(interval.mean, 5);
+  close(interval.ci_low, 5 - half);
+  close(interval.ci_high, 5 + half);
+  assert.equal(interval.n, 8);
+  assert.deepEqual(meanInterval([1, 0, 1, 1], { lower: 0, upper: 1 })!.ci_high, 1);
+  assert.deepEqual(meanInterval([0.5]), { mean: 0.5, ci_low: 0.5, ci_high: 0.5, n: 1 });
+  assert.equal(meanInterval([]), null);
+});
+
+function run(docs: string[], chars: number, ms: number, answered = true): VariantRun {
+  return {
+    answer: "x".repeat(chars),
+    answered,
+    citations: 0,
+    retrieved: [],
+    kept: docs.map((doc, i) => ({ id: `${doc}#${i}`, doc_id: doc, text: "" })),
+    steps: [{ name: "retrieval", started_ms: 0, ended_ms: ms / 2, tokens_in: 0, tokens_out: 0 }, {
+      name: "answer",
+      started_ms: ms / 2,
+      ended_ms: ms,
+      tokens_in: 10,
+      tokens_out: 5,
+    }],
+    total_ms: ms,
+    tokens_in: 10,
+    tokens_out: 5,
+    output_chars: chars,
+    chars_per_second: chars / (ms / 1000),
+    degraded: false,
+  };
+}
+
+Deno.test("summarizeVariant computes REBEL's quality and speed, hit@k, MRR@5 and abstentions", () => {
+  const questions: QuestionResult[] = [
+    {
+      id: "a",
+      question: "?",
+      target_doc: "bert",
+      games: [],
+      variants: {
+        v: {
+          run: run(["llama", "bert", "t5"], 100, 1000),
+          retrieval: { precision: 1, judgments: [], degraded: false },
+          similarity: { score: 4, reason: "", degraded: false },
+        },
+      },
+    },
+    {
+      id: "b",
+      question: "?",
+      target_doc: "gpt",
+      games: [],
+      variants: {
+        v: {
+          run: run(["llama", "t5", "bert"], 300, 1000),
+          retrieval: { precision: 0.5, judgments: [], degraded: false },
+          similarity: { score: 2, reason: "", degraded: false },
+        },
+      },
+    },
+    {
+      id: "c",
+      question: "?",
+      target_doc: null,
+      games: [],
+      variants: { v: { run: run(["t5"], 0, 2000, false) } },
+    },
+    { id: "d", question: "?", target_doc: "bert", games: [], variants: {} },
+  ];
+  const summary = summarizeVariant("v", questions);
+  assert.equal(summary.runs, 3);
+  assert.equal(summary.failed, 1);
+  close(summary.retrieval_precision!.mean, 0.75);
+  close(summary.answer_similarity!.mean, 3);
+  close(summary.system_quality!, (3 / 5) * 0.75);
+  close(summary.speed_chars_per_second, 400 / 4); // all characters over all seconds
+  assert.deepEqual(summary.hit_at_k, { k: 3, value: 0.5, n: 2 });
+  close(summary.mrr_at_5!, 0.25);
+  assert.deepEqual(summary.no_answer, { abstained: 1, of: 1 });
+  close(summary.latency_ms.steps.answer!, (500 + 500 + 1000) / 3);
+  assert.deepEqual(summary.tokens, { in: 30, out: 15 });
+});
+
+Deno.test("winRateMatrix counts each row's wins over the column, ties in the denominator", () => {
+  const game = (a: string, b: string, winner: Game["winner"], disagree = false): Game => ({
+    query_id: "q",
+    a,
+    b,
+    winner,
+    verdicts: [winner, winner],
+    orders_disagree: disagree,
+  });
+  const matrix = winRateMatrix(["rag", "ragf", "other"], [
+    game("rag", "ragf", "B"),
+    game("rag", "ragf", "C", true),
+    game("rag", "ragf", "A"),
+    game("ragf", "rag", "A"),
+  ]);
+  assert.deepEqual(matrix.rate, [[null, 0.25, null], [0.5, null, null], [null, null, null]]);
+  assert.deepEqual(matrix.games[0], [0, 4, 0]);
+  assert.deepEqual(matrix.average, [0.25, 0.5, null]);
+  assert.equal(matrix.position_bias, 0.25);
+});
+
+Deno.test("variant names map to the REBEL pipelines, with +fusion adding four variations", () => {
+  assert.deepEqual(variantPipeline("none", "ns").retrieval, {
+    mode: "hybrid",
+    top_k: 3,
+    fusion: 0,
+  });
+  assert.equal(variantPipeline("none", "ns").rerank, undefined);
+  const fused = variantPipeline("two-turn-relevance+fusion", "ns");
+  assert.deepEqual(fused.retrieval, { mode: "hybrid", top_k: 10, fusion: 4 });
+  assert.equal(fused.rerank?.strategy, "two-turn-relevance");
+  assert.equal(fused.rerank?.top_n, 3);
+  assert.equal(fused.namespace, "ns");
+  assert.throws(() => variantPipeline("three-turn", "ns"), /"three-turn" is not a variant/);
+  assert.throws(() => variantPipeline("one-turn+fusion+fusion", "ns"), /not a variant/);
+  assert.deepEqual(parseVariants(" none, one-turn ,none", "ns").map((v) => v.name), [
+    "none",
+    "one-turn",
+  ]);
+  assert.throws(() => parseVariants(" , ", "ns"), /at least one/);
+});
+
+Deno.test("pairsForQuestion rotates so every pair is played equally often", () => {
+  const pairs = variantPairs(["a", "b", "c", "d"]);
+  assert.equal(pairs.length, 6);
+  const counts = new Map<string, number>();
+  for (let question = 0; question < 12; question++) {
+    for (const pair of pairsForQuestion(pairs, 2, question)) {
+      counts.set(pair.join(), (counts.get(pair.join()) ?? 0) + 1);
+    }
+  }
+  assert.deepEqual([...counts.values()], [4, 4, 4, 4, 4, 4]);
+  assert.equal(pairsForQuestion(pairs, 10, 3).length, 6);
+});

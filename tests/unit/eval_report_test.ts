@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { readConfig } from "../../shared/config.ts";
+import { fakeSteps } from "../../shared/eval/fakes.ts";
+import { cacheHistory, recordRun } from "../../shared/eval/history.ts";
+import { escapeHtml } from "../../shared/eval/report/escape.ts";
+import { renderReportHtml } from "../../shared/eval/report/html.ts";
+import { placeLabels } from "../../shared/eval/report/labels.ts";
+import { niceTicks } from "../../shared/eval/report/scale.ts";
+import { frontierOf } from "../../shared/eval/report/scatter.ts";
+import { summaryText } from "../../shared/eval/report/text.ts";
+import { runEvaluation } from "../../shared/eval/run.ts";
+import { Runtime } from "../../shared/runtime.ts";
+
+const HOSTILE = `<script>alert(1)</script><img src=x onerror="alert(2)">' " &`;
+const VARIANTS = ["none", "one-turn", "two-turn", "relevance+fusion"];
+
+async function hostileReport(runId = "report-1") {
+  const deps = new Runtime().deps(readConfig({}));
+  const { steps } = fakeSteps({ answerSuffix: ` ${HOSTILE}` });
+  const report = await runEvaluation(deps, {
+    dataset: {
+      name: `set ${HOSTILE}`,
+      questions: [
+        {
+          id: `q1${HOSTILE}`,
+          question: `What is ${HOSTILE}?`,
+          reference_answer: HOSTILE,
+          target_doc: "doc-a",
+        },
+        { id: "q2", question: "Is this unanswerable?", reference_answer: "No.", target_doc: null },
+        { id: "q3", question: "A third?", reference_answer: "Yes.", target_doc: "doc-b" },
+      ],
+    },
+    variants: VARIANTS,
+    namespace: "default",
+    run_id: runId,
+  }, { steps });
+  return { deps, report };
+}
+
+/** Every tag the page may contain: anything else got in unescaped. */
+const ALLOWED_TAGS = new Set(
+  ("html head meta title style body main h1 h2 h3 p code div section table thead tbody tr th td span " +
+    "details summary b ul li svg g line text rect circle polyline").split(" "),
+);
+
+Deno.test("the HTML report escapes answers, questions, ids and names, and holds no script", async () => {
+  const { report } = await hostileReport();
+  const html = renderReportHtml(report);
+  const tags = new Set(
+    [...html.matchAll(/<([a-zA-Z][\w-]*)/g)].map((match) => match[1]!.toLowerCase()),
+  );
+  assert.deepEqual([...tags].filter((tag) => !ALLOWED_TAGS.has(tag)), []);
+  assert.ok(!/<script|<img|onerror="alert/i.test(html));
+  assert.ok(html.includes("&lt;script&gt;alert(1)&lt;/script&gt;"));
+  assert.ok(html.includes("onerror=&quot;alert(2)&quot;"));
+  assert.ok(html.includes(`Content-Security-Policy" content="default-src 'none'`));
+  assert.ok(!/https?:\/\/(?!www\.w3\.org\/2000\/svg)/.test(html), "no external asset");
+});
+
+Deno.test("the HTML report draws both REBEL charts with a labelled point per variant", async () => {
+  const { report } = await hostileReport();
+  const html = renderReportHtml(report);
+  for (const id of ["chart-precision-similarity", "chart-quality-speed", "chart-elo"]) {
+    const svg = html.match(new RegExp(`<svg[^>]*id="${id}"[\\s\\S]*?</svg>`))?.[0];
+    assert.ok(svg, `${id} is missing`);
+    assert.equal(svg.match(/<circle class="point"/g)?.length, VARIANTS.length, id);
+    for (const name of VARIANTS) {
+      assert.ok(svg.includes(`data-variant="${name}"`), `${id}: ${name}`);
+    }
+  }
+  const left = html.match(/<svg[^>]*id="chart-precision-similarity"[\s\S]*?<\/svg>/)![0];
+  assert.equal(left.match(/class="error-bar"/g)?.length, VARIANTS.length * 2);
+  assert.ok(html.includes('class="heatmap"'));
+  assert.ok(html.includes("First run"));
+});
+
+Deno.test("a second run shows its change against the first and flags a regression", async () => {
+  const { deps, report: first } = await hostileReport("history-1");
+  const history = cacheHistory(deps.cache, first.dataset.name);
+  assert.deepEqual(await recordRun(first, history), { first_run: true });
+  const { report: second } = await hostileReport("history-2");
+  const worse = second.summary.find((summary) => summary.variant === "two-turn")!;
+  worse.system_quality = worse.system_quality! / 2;
+  const comparison = await recordRun(second, history);
+  assert.equal(comparison.first_run, false);
+  if (comparison.first_run) return;
+  assert.equal(comparison.previous_run_id, "history-1");
+  assert.deepEqual(
+    comparison.regressions.map((delta) => `${delta.variant} ${delta.metric}`),
+    ["two-turn system_quality"],
+  );
+  const html = renderReportHtml(second);
+  assert.ok(html.includes("1 regression(s) against run history-1"));
+  assert.ok(html.includes('class="regression"'));
+  assert.match(summaryText(second), /two-turn system_quality: .*fell more than 10%/);
+  assert.equal((await history.list()).length, 2);
+});
+
+Deno.test("escapeHtml, niceTicks and the frontier behave at their edges", () => {
+  assert.equal(escapeHtml(`<a href='x'>&"`), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;");
+  assert.equal(escapeHtml(undefined), "");
+  assert.deepEqual(niceTicks(0, 1), [0, 0.2, 0.4, 0.6, 0.8, 1]);
+  assert.deepEqual(niceTicks(0.12, 0.31), [0.1, 0.15, 0.2, 0.25, 0.3, 0.35]);
+  const points = [{ x: 1, y: 1 }, { x: 2, y: 3 }, { x: 3, y: 2 }, { x: 1.5, y: 0.5 }];
+  assert.deepEqual(frontierOf(points), [{ x: 2, y: 3 }, { x: 3, y: 2 }]);
+});
+
+Deno.test("placeLabels keeps labels off each other and off other points", () => {
+  const area = { left: 0, right: 400, top: 0, bottom: 300 };
+  const points = [
+    { cx: 100, cy: 100, label: "none" },
+    { cx: 100, cy: 100, label: "one-turn" }, // the same spot
+    { cx: 140, cy: 104, label: "two-turn" }, // where the first label would go
+    { cx: 395, cy: 150, label: "relevance" }, // at the right edge
+  ];
+  const placed = placeLabels(points, area);
+  const boxes = placed.map((place, i) => {
+    const width = points[i]!.label.length * 7;
+    const x1 = place.anchor === "start" ? place.x : place.x - width;
+    return { x1, x2: x1 + width, y1: place.y - 10, y2: place.y + 3 };
+  });
+  boxes.forEach((a, i) => {
+    assert.ok(a.x1 >= 0 && a.x2 <= 400, `${points[i]!.label} stays inside`);
+    boxes.forEach((b, j) => {
+      if (i < j) {
+        assert.ok(
+          a.x2 <= b.x1 || b.x2 <= a.x1 || a.y2 <= b.y1 || b.y2 <= a.y1,
+          `${i} and ${j} overlap`,
+        );
+      }
+    });
+    points.forEach((point, j) => {
+      const covers = a.x1 < point.cx + 7 && point.cx - 7 < a.x2 && a.y1 < point.cy + 7 &&
+        point.cy - 7 < a.y2;
+      if (j !== i && !(point.cx === points[i]!.cx && point.cy === points[i]!.cy)) {
+        assert.ok(!covers, `${i} covers point ${j}`);
+      }
+    });
+  });
+});
