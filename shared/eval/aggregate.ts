@@ -31,6 +31,20 @@ function stepLatencies(runs: VariantRun[]): Record<string, number> {
   return Object.fromEntries([...byStep].map(([name, values]) => [name, mean(values)]));
 }
 
+/** MRR@5 over judged rankings at RAGElo's two thresholds (somewhat ≥ 1, very = 2). */
+export function judgedMrr(
+  rankings: readonly (readonly { index: number; score: number }[])[],
+): { somewhat: number; very: number } | null {
+  if (rankings.length === 0) return null;
+  const at = (threshold: number) =>
+    mean(rankings.map((judgments) => {
+      const ordered = [...judgments].sort((x, y) => x.index - y.index).slice(0, 5);
+      const position = ordered.findIndex((judgment) => judgment.score >= threshold);
+      return position === -1 ? 0 : 1 / (position + 1);
+    }));
+  return { somewhat: at(1), very: at(2) };
+}
+
 /**
  * One variant's aggregates over the questions: retrieval precision and
  * answer similarity with 95% intervals, REBEL's system quality and speed,
@@ -82,6 +96,9 @@ export function summarizeVariant(name: string, questions: QuestionResult[]): Var
     mrr_at_5: ranked.length
       ? mean(ranked.map((r) => reciprocalRankAtK(r.docs, r.relevant, 5)))
       : null,
+    judged_mrr_at_5: judgedMrr(
+      results.flatMap(({ result }) => result?.retrieval ? [result.retrieval.judgments] : []),
+    ),
     no_answer: {
       abstained: unanswerable.filter(({ result }) => !result!.run!.answered).length,
       of: unanswerable.length,

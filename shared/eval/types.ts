@@ -84,6 +84,12 @@ export type VariantSummary = {
   /** By paper: hit when a kept passage comes from the question's `target_doc`. */
   hit_at_k: { k: number; value: number; n: number } | null;
   mrr_at_5: number | null;
+  /**
+   * RAGElo's MRR@5 from the judge's grades of the kept passages, in the
+   * order the pipeline kept them: `somewhat` counts a grade ≥ 1 as relevant,
+   * `very` only a 2 (paper 001, Table 4).
+   */
+  judged_mrr_at_5: { somewhat: number; very: number } | null;
   /** Questions with `target_doc: null`: how many answers said the documents do not answer. */
   no_answer: { abstained: number; of: number };
 };

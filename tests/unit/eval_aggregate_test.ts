@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { summarizeVariant, winRateMatrix } from "../../shared/eval/aggregate.ts";
+import { judgedMrr, summarizeVariant, winRateMatrix } from "../../shared/eval/aggregate.ts";
 import { meanInterval, sampleStd, tCritical975 } from "../../shared/eval/stats.ts";
 import type { Game, QuestionResult, VariantRun } from "../../shared/eval/types.ts";
 import {
@@ -164,4 +164,16 @@ Deno.test("pairsForQuestion rotates so every pair is played equally often", () =
   }
   assert.deepEqual([...counts.values()], [4, 4, 4, 4, 4, 4]);
   assert.equal(pairsForQuestion(pairs, 10, 3).length, 6);
+});
+
+Deno.test("judgedMrr() scores RAGElo's two thresholds over the kept order", () => {
+  const rankings = [
+    [{ index: 0, score: 1 }, { index: 1, score: 2 }],
+    [{ index: 1, score: 0 }, { index: 0, score: 0 }],
+    [{ index: 2, score: 2 }, { index: 0, score: 0 }, { index: 1, score: 0 }],
+  ];
+  const mrr = judgedMrr(rankings)!;
+  assert.equal(mrr.somewhat, (1 + 0 + 1 / 3) / 3);
+  assert.equal(mrr.very, (1 / 2 + 0 + 1 / 3) / 3);
+  assert.equal(judgedMrr([]), null);
 });

@@ -27,6 +27,11 @@ export function summaryTable(summary: VariantSummary[]): string {
       }</td>` +
       `<td>${formatNumber(s.mrr_at_5)}</td>` +
       `<td>${
+        s.judged_mrr_at_5
+          ? `${formatNumber(s.judged_mrr_at_5.somewhat)} / ${formatNumber(s.judged_mrr_at_5.very)}`
+          : "—"
+      }</td>` +
+      `<td>${
         scores
           ? [scores.relevance, scores.accuracy, scores.completeness, scores.precision]
             .map((v) => formatNumber(v, 2)).join(" / ")
@@ -36,7 +41,7 @@ export function summaryTable(summary: VariantSummary[]): string {
   }).join("");
   return `<table class="summary"><thead><tr><th>variant</th><th>runs</th><th>retrieval precision [95% CI]</th>` +
     `<th>answer similarity 0-5 [95% CI]</th><th>system quality</th><th>speed (chars/s)</th>` +
-    `<th>mean latency (ms)</th><th>tokens in / out</th><th>hit@k</th><th>MRR@5</th>` +
+    `<th>mean latency (ms)</th><th>tokens in / out</th><th>hit@k</th><th>MRR@5</th><th>judged MRR@5 (≥1 / =2)</th>` +
     `<th>answer rel / acc / comp / prec (0-2)</th><th>abstained on no-answer</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
