@@ -1,3 +1,4 @@
+import { float32Base64 } from "../../shared/embeddings/base64.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { Embedder } from "../../shared/embeddings/port.ts";
 import { sha256Hex } from "../../shared/hash.ts";
@@ -102,16 +103,6 @@ export async function ingestDocuments(
   };
 }
 
-/** Float32 little-endian, base64: what OpenAI's `encoding_format: "base64"` returns. */
-export function encodeEmbeddingBase64(vector: readonly number[]): string {
-  const bytes = new Uint8Array(Float32Array.from(vector).buffer);
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
 /** OpenAI-compatible `/v1/embeddings` body from this service's embedder. */
 export async function createEmbeddings(
   deps: { embedder: Embedder },
@@ -125,7 +116,7 @@ export async function createEmbeddings(
     data: vectors.map((vector, index) => ({
       object: "embedding" as const,
       index,
-      embedding: input.encoding === "base64" ? encodeEmbeddingBase64(vector) : vector,
+      embedding: input.encoding === "base64" ? float32Base64(vector) : vector,
     })),
     model: deps.embedder.model,
     usage: { prompt_tokens: tokens, total_tokens: tokens },

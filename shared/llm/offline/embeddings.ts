@@ -3,7 +3,8 @@ import { HASHED_EMBEDDING_DIMENSIONS, hashedEmbedding } from "../../embeddings/h
 import { countTokens } from "../../text/tokenize.ts";
 import type { FaultKind, Latency } from "./knobs.ts";
 import { sleep } from "./timing.ts";
-import { errorResponse, float32Base64, jsonResponse, truncatedJsonResponse } from "./wire.ts";
+import { float32Base64 } from "../../embeddings/base64.ts";
+import { errorResponse, jsonResponse, truncatedJsonResponse } from "./wire.ts";
 
 const embeddingRequest = z.object({
   model: z.string(),
