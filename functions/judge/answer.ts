@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { judgeAnswerPrompt } from "../../prompts/judge-answer.ts";
-import { completeObject, completeText } from "../../shared/llm/chat.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
 import {
   addUsage,
+  askJudge,
   cachedJudgment,
   judgeCacheKey,
   neutralizeJudgeText,
@@ -112,22 +112,12 @@ export async function judgeAnswer(
   });
   const key = await judgeCacheKey(prompt, judge, [user]);
   const judged = await cachedJudgment(deps.cache, key, async () => {
-    const request = {
-      prompt,
-      system: renderTemplate(prompt.system, {
-        format: judge.structuredOutputs ? prompt.formatJson : prompt.formatText,
-      }),
-      user,
+    const reply = await askJudge(judge, prompt, user, {
+      schema: z.unknown(),
+      responseSchema,
+      schemaName: "answer_evaluation",
       signal,
-    };
-    const reply = judge.structuredOutputs
-      ? await completeObject(judge, {
-        ...request,
-        schema: z.unknown(),
-        responseSchema,
-        schemaName: "answer_evaluation",
-      })
-      : await completeText(judge, request);
+    });
     const read = readAnswerReply(reply.text);
     return read ? { ...read, degraded: false, usage: reply.usage } : {
       scores: { relevance: 0, accuracy: 0, completeness: 0, precision: 0 },

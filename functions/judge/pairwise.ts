@@ -1,10 +1,17 @@
 import { z } from "zod";
 import { judgePairwisePrompt } from "../../prompts/judge-pairwise.ts";
-import { completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
+import type { TokenUsage } from "../../shared/llm/chat.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
 import { relevantDocuments } from "./answer.ts";
-import { addUsage, cachedJudgment, judgeCacheKey, neutralizeJudgeText, oneLine } from "./common.ts";
+import {
+  addUsage,
+  askJudge,
+  cachedJudgment,
+  judgeCacheKey,
+  neutralizeJudgeText,
+  oneLine,
+} from "./common.ts";
 import { parseVerdictToken, parseVerdictValue, swapVerdict } from "./parse.ts";
 import type {
   JudgeDocument,
@@ -64,22 +71,12 @@ async function playOrder(
   });
   const key = await judgeCacheKey(prompt, judge, [user]);
   return await cachedJudgment(deps.cache, key, async () => {
-    const request = {
-      prompt,
-      system: renderTemplate(prompt.system, {
-        format: judge.structuredOutputs ? prompt.formatJson : prompt.formatText,
-      }),
-      user,
+    const reply = await askJudge(judge, prompt, user, {
+      schema: z.object({ verdict: z.unknown(), reasoning: z.unknown() }).partial(),
+      responseSchema,
+      schemaName: "pairwise_verdict",
       signal,
-    };
-    const reply = judge.structuredOutputs
-      ? await completeObject(judge, {
-        ...request,
-        schema: z.object({ verdict: z.unknown(), reasoning: z.unknown() }).partial(),
-        responseSchema,
-        schemaName: "pairwise_verdict",
-      })
-      : { ...(await completeText(judge, request)), object: undefined };
+    });
     const read = readPairwiseReply(reply.text, reply.object);
     return { ...read, degraded: read.verdict === undefined, usage: reply.usage };
   });

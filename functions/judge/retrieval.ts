@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { judgeRetrievalPrompt } from "../../prompts/judge-retrieval.ts";
 import { mapSettled } from "../../shared/concurrency.ts";
-import { completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
+import type { TokenUsage } from "../../shared/llm/chat.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
 import {
   addUsage,
+  askJudge,
   cachedJudgment,
   judgeCacheKey,
   oneLine,
@@ -49,25 +50,16 @@ async function gradeDocument(
 ): Promise<Graded> {
   const { judge } = deps;
   const prompt = judgeRetrievalPrompt;
-  const request = {
-    prompt,
-    system: renderTemplate(prompt.system, {
-      format: judge.structuredOutputs ? prompt.formatJson : prompt.formatText,
-    }),
-    user: renderTemplate(prompt.user, {
-      document: renderJudgedDocuments([{ document, index: 0 }]),
-      query: oneLine(query),
-    }),
+  const user = renderTemplate(prompt.user, {
+    document: renderJudgedDocuments([{ document, index: 0 }]),
+    query: oneLine(query),
+  });
+  const reply = await askJudge(judge, prompt, user, {
+    schema: z.object({ reason: z.unknown(), score: z.unknown() }).partial(),
+    responseSchema: replySchema,
+    schemaName: "retrieval_judgment",
     signal,
-  };
-  const reply = judge.structuredOutputs
-    ? await completeObject(judge, {
-      ...request,
-      schema: z.object({ reason: z.unknown(), score: z.unknown() }).partial(),
-      responseSchema: replySchema,
-      schemaName: "retrieval_judgment",
-    })
-    : { ...(await completeText(judge, request)), object: undefined };
+  });
   const read = readRetrievalReply(reply.text, reply.object);
   return read ? { ...read, degraded: false, usage: reply.usage } : {
     score: 0,

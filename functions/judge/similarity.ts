@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { judgeSimilarityPrompt } from "../../prompts/judge-similarity.ts";
-import { completeObject, completeText } from "../../shared/llm/chat.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { cachedJudgment, judgeCacheKey, neutralizeJudgeText, oneLine } from "./common.ts";
+import { askJudge, cachedJudgment, judgeCacheKey, neutralizeJudgeText, oneLine } from "./common.ts";
 import { parseGrade, parseScoreLine, withoutScoreLines } from "./parse.ts";
 import type { SimilarityEvaluation } from "./types.ts";
 
@@ -44,22 +43,12 @@ export async function answerSimilarity(
   });
   const key = await judgeCacheKey(prompt, judge, [user]);
   return await cachedJudgment(deps.cache, key, async () => {
-    const request = {
-      prompt,
-      system: renderTemplate(prompt.system, {
-        format: judge.structuredOutputs ? prompt.formatJson : prompt.formatText,
-      }),
-      user,
+    const reply = await askJudge(judge, prompt, user, {
+      schema: z.object({ reason: z.unknown(), score: z.unknown() }).partial(),
+      responseSchema,
+      schemaName: "answer_similarity",
       signal,
-    };
-    const reply = judge.structuredOutputs
-      ? await completeObject(judge, {
-        ...request,
-        schema: z.object({ reason: z.unknown(), score: z.unknown() }).partial(),
-        responseSchema,
-        schemaName: "answer_similarity",
-      })
-      : { ...(await completeText(judge, request)), object: undefined };
+    });
     const read = readSimilarityReply(reply.text, reply.object);
     return read ? { ...read, degraded: false, usage: reply.usage } : {
       score: 0,
