@@ -4,7 +4,7 @@
  * RAGElo's code flips the sign of the exponent, which rewards losing to a
  * stronger player, so it is not copied here.
  */
-import { mulberry32, randomIndex, shuffleInPlace } from "./random.ts";
+import { mulberry32, randomIndex, shuffleInPlace } from "../random.ts";
 
 /** A game's verdict: A won, B won, or C (a tie). */
 export type Winner = "A" | "B" | "C";

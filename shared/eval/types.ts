@@ -1,6 +1,7 @@
 import type { StepRecord } from "../steps.ts";
 import type { Pipeline } from "../../functions/orchestrator/query.ts";
 import type { AnswerScores, RetrievalJudgment, Verdict } from "../../functions/judge/types.ts";
+import type { AgentRating } from "./elo.ts";
 
 /** One evaluation question (a `.jsonl` line); `target_doc: null` tests "no answer". */
 export type EvalQuestion = {
@@ -94,16 +95,7 @@ export type VariantSummary = {
   no_answer: { abstained: number; of: number };
 };
 
-export type EloRating = {
-  agent: string;
-  score: number;
-  std: number;
-  ci_low: number;
-  ci_high: number;
-  wins: number;
-  losses: number;
-  ties: number;
-};
+export type EloRating = AgentRating;
 
 /** RAGElo table 5: `rate[i][j]` is the share of i-vs-j games that i won (ties are the rest). */
 export type WinRateMatrix = {

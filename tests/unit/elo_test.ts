@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { eloTournament, expectedScore, type Game, rateGames } from "../../shared/eval/elo.ts";
-import { mulberry32, shuffleInPlace } from "../../shared/eval/random.ts";
+import { mulberry32, shuffleInPlace } from "../../shared/random.ts";
 
 function near(actual: number, expected: number, label = "", tolerance = 1e-9) {
   assert.ok(

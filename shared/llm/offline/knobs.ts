@@ -86,23 +86,8 @@ export function parseFaults(text = ""): Faults {
   return faults;
 }
 
-/**
- * mulberry32: a tiny seeded PRNG with a good enough spread for picking
- * faults; the same seed gives the same sequence on every runtime.
- *
- * @example
- * const random = seededRandom(1); random(); // 0.627..., always
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The fault draws' RNG: seeded, so a run's fault sequence repeats. */
+export { mulberry32 as seededRandom } from "../../random.ts";
 
 /** One draw: the fault this request suffers, or undefined for a healthy reply. */
 export function drawFault(faults: Faults, random: () => number): FaultKind | undefined {
