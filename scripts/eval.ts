@@ -11,10 +11,10 @@
 import { ResilientCache } from "../shared/cache/resilient.ts";
 import { readConfig } from "../shared/config.ts";
 import { FileSnapshotStore } from "../shared/deno/file-snapshot.ts";
-import { namespaceFor, parseCliArgs, USAGE } from "../shared/eval/cli-args.ts";
+import { namespaceFor, parseCliArgs, USAGE } from "./eval/cli-args.ts";
 import { parseQuestionsJsonl } from "../shared/eval/dataset.ts";
-import { fileCheckpointStore } from "../shared/eval/file-checkpoints.ts";
-import { fileHistory } from "../shared/eval/file-history.ts";
+import { fileCheckpointStore } from "./eval/file-checkpoints.ts";
+import { fileHistory } from "./eval/file-history.ts";
 import { recordRun } from "../shared/eval/history.ts";
 import { progressBar } from "../shared/eval/progress.ts";
 import { renderReportHtml, renderReportJson } from "../shared/eval/report/html.ts";

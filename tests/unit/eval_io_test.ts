@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { MemoryCache } from "../../shared/cache/memory.ts";
-import { parseCliArgs } from "../../shared/eval/cli-args.ts";
+import { parseCliArgs } from "../../scripts/eval/cli-args.ts";
 import { compareRuns } from "../../shared/eval/compare.ts";
 import { parseQuestionsJsonl } from "../../shared/eval/dataset.ts";
-import { fileCheckpointStore } from "../../shared/eval/file-checkpoints.ts";
-import { fileHistory } from "../../shared/eval/file-history.ts";
+import { fileCheckpointStore } from "../../scripts/eval/file-checkpoints.ts";
+import { fileHistory } from "../../scripts/eval/file-history.ts";
 import type { RunSummary } from "../../shared/eval/history.ts";
 import { progressBar } from "../../shared/eval/progress.ts";
 import type { EvalProgress } from "../../shared/eval/types.ts";

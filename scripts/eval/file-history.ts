@@ -1,4 +1,4 @@
-import { historySchema, type HistoryStore, type RunSummary } from "./history.ts";
+import { historySchema, type HistoryStore, type RunSummary } from "../../shared/eval/history.ts";
 
 /**
  * Run history as a JSON file (Deno only: the CLI imports it, a Worker never

@@ -1,4 +1,4 @@
-import type { CacheStore } from "../cache/port.ts";
+import type { CacheStore } from "../../shared/cache/port.ts";
 
 const CHECKPOINT_PREFIX = "eval:checkpoint:";
 
