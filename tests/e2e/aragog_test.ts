@@ -1,24 +1,14 @@
 import OpenAI from "openai";
 import assert from "node:assert/strict";
+import { ARAGOG_DIR, aragogAvailable } from "../helpers/aragog.ts";
 import { readConfig } from "../../shared/config.ts";
 import { batchDocuments } from "../../scripts/documents.ts";
 import { bm25Baseline, readDataset, scoreMode } from "../../scripts/retrieval-eval.ts";
 import { readEvents } from "../../scripts/client.ts";
 import { startService } from "./service.ts";
 
-const DATASET = new URL("../../../shared/datasets/aragog", import.meta.url).pathname;
-const hasDataset = (() => {
-  try {
-    return Deno.statSync(`${DATASET}/corpus.jsonl`).isFile;
-  } catch {
-    return false;
-  }
-})();
-if (!hasDataset && Deno.env.get("CI")) {
-  throw new Error(
-    `The ARAGOG dataset is missing at ${DATASET}: CI needs ../shared beside the checkout`,
-  );
-}
+const DATASET = ARAGOG_DIR;
+const hasDataset = aragogAvailable();
 
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(url, {

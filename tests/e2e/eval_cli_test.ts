@@ -4,21 +4,10 @@
  * ingestion and compares itself with the first.
  */
 import assert from "node:assert/strict";
+import { aragogAvailable } from "../helpers/aragog.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const DATASET = new URL("../../../shared/datasets/aragog", import.meta.url).pathname;
-const hasDataset = (() => {
-  try {
-    return Deno.statSync(`${DATASET}/questions.jsonl`).isFile;
-  } catch {
-    return false;
-  }
-})();
-if (!hasDataset && Deno.env.get("CI")) {
-  throw new Error(
-    `The ARAGOG dataset is missing at ${DATASET}: CI needs ../shared beside the checkout`,
-  );
-}
+const hasDataset = aragogAvailable();
 
 /** `deno task eval` once deno.json has the task; before that (locally only) the script it runs. */
 async function evalCommand(): Promise<string[]> {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import OpenAI from "openai";
+import { type FakeCall, fakeLlm, type FakeReply } from "../helpers/fake_llm.ts";
 import { judgeAnswer } from "../../functions/judge/answer.ts";
 import { judgePairwise } from "../../functions/judge/pairwise.ts";
 import { judgeRetrieval } from "../../functions/judge/retrieval.ts";
@@ -8,44 +8,11 @@ import type { RetrievalJudgment } from "../../functions/judge/types.ts";
 import { MemoryCache } from "../../shared/cache/memory.ts";
 import { ResilientCache } from "../../shared/cache/resilient.ts";
 
-type Call = { prompt: string; model: string; system: string; user: string; json: boolean };
-/** A reply's text, or a status code for a failed call. */
-type Reply = (call: Call) => string | number | Promise<string | number>;
+type Call = FakeCall;
 
 /** Judge deps whose model is `reply`, recording every call; the SDK does not retry. */
-function fakeJudge(reply: Reply, options: { structured?: boolean } = {}) {
-  const calls: Call[] = [];
-  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const body = await request.json();
-    const call: Call = {
-      prompt: request.headers.get("x-sift-prompt") ?? "",
-      model: body.model,
-      system: body.messages[0].content,
-      user: body.messages[1].content,
-      json: body.response_format?.type === "json_schema",
-    };
-    calls.push(call);
-    const content = await reply(call);
-    if (typeof content === "number") {
-      return Response.json({ error: { message: "boom" } }, { status: content });
-    }
-    return Response.json({
-      id: "x",
-      object: "chat.completion",
-      created: 0,
-      model: body.model,
-      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-      usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
-    });
-  };
-  const client = new OpenAI({
-    apiKey: "x",
-    baseURL: "http://judge.invalid/v1",
-    fetch,
-    maxRetries: 0,
-  });
-  const judge = { client, model: "judge-model", structuredOutputs: options.structured ?? false };
+function fakeJudge(reply: FakeReply, options: { structured?: boolean } = {}) {
+  const { llm: judge, calls } = fakeLlm(reply, { model: "judge-model", ...options });
   return {
     deps: { judge, cache: new ResilientCache(new MemoryCache(), { onError: () => {} }) },
     calls,

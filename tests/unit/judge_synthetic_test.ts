@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import OpenAI from "openai";
+import { type FakeCall, fakeLlm } from "../helpers/fake_llm.ts";
 import { dedupeQuestions, jaccard, normalizeQuestion } from "../../functions/judge/dedupe.ts";
 import { cleanQuestions, generateSyntheticQueries } from "../../functions/judge/synthetic.ts";
 import { MemoryCache } from "../../shared/cache/memory.ts";
@@ -43,37 +43,14 @@ Deno.test("cleanQuestions() strips numbering, bullets and quotes; drops blanks a
   );
 });
 
-type Call = { model: string; system: string; user: string; json: boolean };
+type Call = FakeCall;
 
 function fakeWriter(reply: (call: Call) => string | number, structured = false) {
-  const calls: Call[] = [];
-  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
-    const body = await new Request(input, init).json();
-    const call = {
-      model: body.model,
-      system: body.messages[0].content,
-      user: body.messages[1].content,
-      json: body.response_format?.type === "json_schema",
-    };
-    calls.push(call);
-    const content = reply(call);
-    if (typeof content === "number") return Response.json({ error: {} }, { status: content });
-    return Response.json({
-      id: "x",
-      object: "chat.completion",
-      created: 0,
-      model: body.model,
-      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-      usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
-    });
-  };
-  const client = new OpenAI({
-    apiKey: "x",
-    baseURL: "http://llm.invalid/v1",
-    fetch,
-    maxRetries: 0,
+  const { llm, calls } = fakeLlm(reply, {
+    model: "writer",
+    structured,
+    usage: { prompt: 5, completion: 3 },
   });
-  const llm = { client, model: "writer", structuredOutputs: structured };
   return {
     deps: { llm, cache: new ResilientCache(new MemoryCache(), { onError: () => {} }) },
     calls,
