@@ -1,44 +1,25 @@
 import { mountAnswer } from "./functions/answer/app.ts";
-import { ingestDocuments } from "./functions/embed/embed.ts";
 import { mountEmbed } from "./functions/embed/app.ts";
 import { mountEvaluations } from "./functions/evaluate/app.ts";
 import { mountFuse } from "./functions/fuse/app.ts";
 import { mountGenerateRubric } from "./functions/generate-rubric/app.ts";
 import { mountJudge } from "./functions/judge/app.ts";
 import { mountJudgeStats } from "./functions/judge/stats-app.ts";
-import { mountRerank } from "./functions/rerank/app.ts";
 import { mountOrchestrator } from "./functions/orchestrator/app.ts";
-import { DEMO_CORPUS } from "./shared/demo/corpus.ts";
+import { mountRerank } from "./functions/rerank/app.ts";
 import { createServer } from "./shared/http/server.ts";
-import type { Deps } from "./shared/runtime.ts";
 import { Runtime } from "./shared/runtime.ts";
+import { STEP_NAMES } from "./shared/steps/names.ts";
 import type { SnapshotStore } from "./shared/vector/snapshot.ts";
-import { DEFAULT_NAMESPACE } from "./shared/vector/port.ts";
+
+/** The all-in-one app bundles every function, so every step can run in-process. */
+export const ALL_IN_ONE_SERVES = STEP_NAMES;
 
 /**
- * Loads the demo corpus once, into an empty embedded index only: a user's
- * Upstash index is never written to behind their back.
+ * Every function on one app: the local server, Deno Deploy and the
+ * all-in-one Worker. Steps run in-process unless a binding or `STEP_URL_*`
+ * sends them elsewhere.
  */
-function demoCorpusLoader(): (deps: Deps) => Promise<void> {
-  let loading: Promise<void> | undefined;
-  return (deps) => {
-    if (!deps.config.demoCorpus || deps.providers.index !== "offline") return Promise.resolve();
-    loading ??= (async () => {
-      if (await deps.index.count({ namespace: DEFAULT_NAMESPACE }) > 0) return;
-      await ingestDocuments(deps, {
-        documents: DEMO_CORPUS,
-        namespace: DEFAULT_NAMESPACE,
-        chunking: deps.config.chunking,
-      });
-    })().catch((error) => {
-      loading = undefined; // try again on the next request
-      throw error;
-    });
-    return loading;
-  };
-}
-
-/** Every function on one app: the local server, Deno Deploy and the all-in-one worker. */
 export function createSiftApp(options: { snapshot?: SnapshotStore; runtime?: Runtime } = {}) {
   return createServer({
     runtime: options.runtime ?? new Runtime(options),
@@ -53,6 +34,7 @@ export function createSiftApp(options: { snapshot?: SnapshotStore; runtime?: Run
       mountOrchestrator,
       mountEvaluations,
     ],
-    onReady: demoCorpusLoader(),
+    serves: ALL_IN_ONE_SERVES,
+    demoCorpus: true,
   });
 }

@@ -3,8 +3,8 @@
  *
  *   deno task start
  */
-import { createSiftApp } from "./app.ts";
-import { runScheduledEvaluation } from "./functions/evaluate/evaluate.ts";
+import { ALL_IN_ONE_SERVES, createSiftApp } from "./app.ts";
+import { runNightly } from "./functions/evaluate/scheduled-entry.ts";
 import { readConfig } from "./shared/config.ts";
 import { FileSnapshotStore } from "./shared/deno/file-snapshot.ts";
 import { ConfigError } from "./shared/errors.ts";
@@ -30,8 +30,7 @@ if (import.meta.main) {
   const providers = runtime.deps(config).providers;
   // The nightly evaluation: history and regression flags in the cache store (see README).
   Deno.cron("sift nightly evaluation", "0 3 * * *", async () => {
-    const env = Deno.env.toObject();
-    await runScheduledEvaluation(runtime.deps(runtime.config(env)), env);
+    await runNightly(app, runtime, ALL_IN_ONE_SERVES, Deno.env.toObject());
   });
   Deno.serve({
     port: config.port,

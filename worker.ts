@@ -1,23 +1,26 @@
-import { createSiftApp } from "./app.ts";
-import { runScheduledEvaluation } from "./functions/evaluate/evaluate.ts";
+import { ALL_IN_ONE_SERVES, createSiftApp } from "./app.ts";
+import { runNightly } from "./functions/evaluate/scheduled-entry.ts";
 import { Runtime } from "./shared/runtime.ts";
+import { stateFromBindings } from "./shared/workers/state-client.ts";
 
-type Env = Record<string, string | undefined>;
+/** The Durable Object that holds the embedded index and cache. */
+export { SiftState } from "./shared/workers/state-object.ts";
 
-const runtime = new Runtime();
+const runtime = new Runtime({ state: stateFromBindings });
 const app = createSiftApp({ runtime });
 
 /**
- * The all-in-one Worker: every function on one route table, index and cache
- * in memory; the cron trigger in wrangler.toml runs the nightly evaluation.
+ * The all-in-one Worker (`sift-all-in-one`): every function on one route
+ * table, index and cache in its Durable Object; the cron trigger in
+ * wrangler.toml runs the nightly evaluation.
  */
 export default {
   fetch: app.fetch,
   scheduled(
     _controller: unknown,
-    env: Env,
+    env: Record<string, unknown>,
     ctx: { waitUntil(work: Promise<unknown>): void },
   ): void {
-    ctx.waitUntil(runScheduledEvaluation(runtime.deps(runtime.config(env)), env));
+    ctx.waitUntil(runNightly(app, runtime, ALL_IN_ONE_SERVES, env));
   },
 };

@@ -1,4 +1,4 @@
-import type { DocumentInput } from "../functions/embed/embed.ts";
+import type { DocumentInput } from "../shared/documents/ingest.ts";
 
 const KNOWN_FIELDS = new Set(["id", "text", "title", "url", "published", "authors", "metadata"]);
 

@@ -12,16 +12,19 @@ import { ResilientCache } from "../shared/cache/resilient.ts";
 import { readConfig } from "../shared/config.ts";
 import { FileSnapshotStore } from "../shared/deno/file-snapshot.ts";
 import { namespaceFor, parseCliArgs, USAGE } from "./eval/cli-args.ts";
-import { parseQuestionsJsonl } from "../shared/eval/dataset.ts";
+import { parseQuestionsJsonl } from "../functions/evaluate/dataset.ts";
 import { fileCheckpointStore } from "./eval/file-checkpoints.ts";
 import { fileHistory } from "./eval/file-history.ts";
-import { recordRun } from "../shared/eval/history.ts";
-import { progressBar } from "../shared/eval/progress.ts";
-import { renderReportHtml, renderReportJson } from "../shared/eval/report/html.ts";
-import { summaryText } from "../shared/eval/report/text.ts";
-import { runEvaluation } from "../shared/eval/run.ts";
-import { ensureCorpus } from "../shared/eval/smoke.ts";
+import { recordRun } from "../functions/evaluate/history.ts";
+import { progressBar } from "../functions/evaluate/progress.ts";
+import { renderReportHtml, renderReportJson } from "../functions/evaluate/report/html.ts";
+import { summaryText } from "../functions/evaluate/report/text.ts";
+import { runEvaluation } from "../functions/evaluate/run.ts";
+import { ensureCorpus } from "../functions/evaluate/smoke.ts";
 import { Runtime } from "../shared/runtime.ts";
+import { backgroundStepContext } from "../shared/steps/transport.ts";
+import { ALL_IN_ONE_SERVES, createSiftApp } from "../app.ts";
+import { stepsOver } from "../functions/evaluate/default-steps.ts";
 import { readDocuments } from "./documents.ts";
 
 const encoder = new TextEncoder();
@@ -60,7 +63,16 @@ const namespace = options.namespace ?? namespaceFor(dataset.name);
 const env = Deno.env.toObject();
 const config = readConfig(env);
 const dataDir = env.SIFT_DATA_DIR ?? ".data";
-let deps = new Runtime({ snapshot: new FileSnapshotStore(`${dataDir}/index.json`) }).deps(config);
+const runtime = new Runtime({ snapshot: new FileSnapshotStore(`${dataDir}/index.json`) });
+let deps = runtime.deps(config);
+// The pipeline and the judges run in this process, on their public routes, as a server runs them.
+const app = createSiftApp({ runtime });
+const steps = stepsOver(backgroundStepContext({
+  env,
+  config,
+  serves: ALL_IN_ONE_SERVES,
+  fetch: async (request) => await app.fetch(request, env),
+}));
 await Deno.mkdir(options.out, { recursive: true });
 if (deps.providers.cache === "offline") {
   // The embedded cache is memory: checkpoints go to a file as well, to outlive Ctrl-C.
@@ -108,7 +120,7 @@ try {
     concurrency: options.concurrency,
     namespace,
     run_id: runId,
-  }, { onProgress: progress.update, signal: controller.signal });
+  }, { onProgress: progress.update, signal: controller.signal, steps });
 } catch (error) {
   progress.finish();
   if (controller.signal.aborted) {

@@ -1,4 +1,4 @@
-import { chunkDocuments, type DocumentInput } from "../functions/embed/embed.ts";
+import { chunkDocuments, type DocumentInput } from "../shared/documents/ingest.ts";
 import { hitAtK, mean, reciprocalRankAtK } from "../shared/metrics/retrieval.ts";
 import { Bm25Index } from "../shared/search/bm25.ts";
 import { words } from "../shared/text/analyze.ts";

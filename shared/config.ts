@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
 import { parseFaults, parseLatency } from "./llm/offline/knobs.ts";
+import { STEP_NAMES, type StepName } from "./steps/names.ts";
 
 /** `"true"`/`"false"`/`"1"`/`"0"` as a boolean, with a readable error otherwise. */
 const booleanString = z
@@ -49,6 +50,11 @@ const envSchema = z.object({
   OFFLINE_MODEL_LATENCY: z.string().optional(),
   OFFLINE_MODEL_FAULTS: z.string().optional(),
   OFFLINE_MODEL_SEED: z.coerce.number().int().default(1),
+  STEP_TIMEOUT_MS: positiveInt(600_000).default(120_000),
+  ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
+    `STEP_URL_${StepName}`,
+    z.ZodOptional<typeof url>
+  >,
 }).superRefine((env, ctx) => {
   for (
     const [name, parse] of [
@@ -107,6 +113,8 @@ export type Config = {
   offlineModel: { latency?: string; faults?: string; seed: number };
   /** Load sift's own docs into an empty local index. */
   demoCorpus: boolean;
+  /** Where remote steps live (`STEP_URL_<NAME>`) and how long one may take. */
+  steps: { urls: Partial<Record<StepName, string>>; timeoutMs: number };
 };
 
 /**
@@ -118,7 +126,7 @@ export type Config = {
  * const config = readConfig({ LLM_MODEL: "gpt-4o" });
  * config.llm.provider; // "offline"
  */
-export function readConfig(env: Record<string, string | undefined>): Config {
+export function readConfig(env: Record<string, unknown>): Config {
   const cleaned: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     if (typeof value === "string" && value.trim() !== "") cleaned[key] = value.trim();
@@ -163,5 +171,14 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       seed: e.OFFLINE_MODEL_SEED,
     },
     demoCorpus: e.DEMO_CORPUS,
+    steps: {
+      urls: Object.fromEntries(
+        STEP_NAMES.flatMap((name) => {
+          const base = e[`STEP_URL_${name}`];
+          return base ? [[name, base.replace(/\/+$/, "")]] : [];
+        }),
+      ),
+      timeoutMs: e.STEP_TIMEOUT_MS,
+    },
   };
 }

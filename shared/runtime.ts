@@ -10,6 +10,15 @@ import { LocalIndex } from "./vector/local.ts";
 import type { VectorIndex } from "./vector/port.ts";
 import type { SnapshotStore } from "./vector/snapshot.ts";
 import { UpstashVectorIndex } from "./vector/upstash.ts";
+import type { CacheStore } from "./cache/port.ts";
+
+/**
+ * Shared state found in the environment: on Workers, the Durable Object that
+ * holds the embedded index and cache for every Worker bound to it.
+ */
+export type StateFromEnv = (
+  env: Record<string, unknown>,
+) => { index: VectorIndex; cache: CacheStore } | undefined;
 
 /** Everything a handler may use, built from this request's config. */
 export type Deps = {
@@ -34,19 +43,25 @@ export type Deps = {
  */
 export class Runtime {
   readonly #snapshot: SnapshotStore | undefined;
+  readonly #state: StateFromEnv | undefined;
   #localIndex: LocalIndex | undefined;
   #memoryCache: MemoryCache | undefined;
   readonly #offlineModels = new Map<string, OfflineFetch>();
   readonly #inflight = new Map<string, Promise<unknown>>();
-  #lastEnv: Record<string, string | undefined> | undefined;
+  #lastEnv: Record<string, unknown> | undefined;
   #lastConfig: Config | undefined;
 
-  constructor(options: { snapshot?: SnapshotStore } = {}) {
+  /**
+   * `snapshot`: where the in-process index persists (Deno). `state`: shared
+   * state in the environment, preferred over isolate memory (Workers).
+   */
+  constructor(options: { snapshot?: SnapshotStore; state?: StateFromEnv } = {}) {
     this.#snapshot = options.snapshot;
+    this.#state = options.state;
   }
 
   /** Config for this env; parsed again only when the env object changes. */
-  config(env: Record<string, string | undefined>): Config {
+  config(env: Record<string, unknown>): Config {
     if (env !== this.#lastEnv || !this.#lastConfig) {
       this.#lastConfig = readConfig(env);
       this.#lastEnv = env;
@@ -54,7 +69,8 @@ export class Runtime {
     return this.#lastConfig;
   }
 
-  deps(config: Config): Deps {
+  /** `env` is only read for bindings (Workers): variables come through `config`. */
+  deps(config: Config, env: Record<string, unknown> = {}): Deps {
     const llm = createLlmClient(config, () => this.#offlineFetch(config));
     const judge = { ...llm, model: config.llm.judgeModel };
     const embedder = new OpenAIEmbedder({
@@ -62,12 +78,12 @@ export class Runtime {
       model: config.embeddings.model,
       dimensions: config.embeddings.dimensions,
     });
-    const index = config.vector
-      ? new UpstashVectorIndex(config.vector)
-      : (this.#localIndex ??= new LocalIndex(this.#snapshot ? { snapshot: this.#snapshot } : {}));
+    const state = config.vector && config.redis ? undefined : this.#state?.(env);
+    const index = config.vector ? new UpstashVectorIndex(config.vector) : state?.index ??
+      (this.#localIndex ??= new LocalIndex(this.#snapshot ? { snapshot: this.#snapshot } : {}));
     const store = config.redis
       ? new UpstashRedisCache(config.redis)
-      : (this.#memoryCache ??= new MemoryCache());
+      : state?.cache ?? (this.#memoryCache ??= new MemoryCache());
     const offline = config.llm.provider === "offline";
     return {
       config,

@@ -1,6 +1,6 @@
-import { createServer } from "../../shared/http/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { mountAnswer } from "./app.ts";
+import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { createAnswerServer } from "./server.ts";
 
-/** The answer function alone, for Workers or Deno Deploy. */
-export default createServer({ runtime: new Runtime(), mounts: [mountAnswer] });
+/** The answer function deployed alone (`sift-answer`): index and cache in the shared Durable Object. */
+export default createAnswerServer(new Runtime({ state: stateFromBindings }));

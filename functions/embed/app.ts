@@ -5,7 +5,8 @@ import { namespaceSchema } from "../../shared/schemas.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson } from "../../shared/http/validate.ts";
 import { InvalidRequestError, NotFoundError } from "../../shared/errors.ts";
-import { createEmbeddings, ingestDocuments } from "./embed.ts";
+import { ingestDocuments } from "../../shared/documents/ingest.ts";
+import { createEmbeddings } from "./embeddings.ts";
 
 const documentSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9._:\-]{1,200}$/, {

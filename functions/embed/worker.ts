@@ -1,6 +1,6 @@
-import { createServer } from "../../shared/http/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { mountEmbed } from "./app.ts";
+import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { createEmbedServer } from "./server.ts";
 
-/** The embed function alone, for Workers or Deno Deploy. */
-export default createServer({ runtime: new Runtime(), mounts: [mountEmbed] });
+/** The embed function deployed alone (`sift-embed`): index and cache in the shared Durable Object. */
+export default createEmbedServer(new Runtime({ state: stateFromBindings }));

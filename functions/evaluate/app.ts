@@ -3,9 +3,10 @@ import { z } from "zod";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson } from "../../shared/http/validate.ts";
-import { evalQuestionSchema, MAX_EVAL_QUESTIONS, withIds } from "../../shared/eval/dataset.ts";
-import { VARIANT_NAMES } from "../../shared/eval/variants.ts";
+import { evalQuestionSchema, MAX_EVAL_QUESTIONS, withIds } from "./dataset.ts";
+import { VARIANT_NAMES } from "./variants.ts";
 import { namespaceSchema } from "../../shared/schemas.ts";
+import { stepsOver } from "./default-steps.ts";
 import { readJob, readReport, startEvaluation } from "./evaluate.ts";
 
 /** Inline datasets carry reference answers: more room than other routes. */
@@ -60,6 +61,8 @@ export function mountEvaluations(app: Hono<AppEnv>): void {
       : { name: body.dataset.name };
     const job = await startEvaluation(c.var.deps, c.env ?? {}, { ...body, dataset }, {
       background: backgroundOf(c),
+      // The run outlives this request: its steps must not stop when the response is sent.
+      steps: stepsOver({ ...c.var.steps, signal: new AbortController().signal }),
     });
     const statusUrl = `/v1/evaluations/${encodeURIComponent(job.id)}`;
     return c.json({

@@ -1,14 +1,14 @@
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { createJob, type EvaluationJob, readJob, runJob } from "../../shared/eval/jobs.ts";
-import { configuredDataset } from "../../shared/eval/scheduled.ts";
-import { smokeDataset } from "../../shared/eval/smoke.ts";
-import type { EvalSteps } from "../../shared/eval/steps.ts";
-import type { EvalQuestion } from "../../shared/eval/types.ts";
-import { parseVariants } from "../../shared/eval/variants.ts";
+import { createJob, type EvaluationJob, readJob, runJob } from "./jobs.ts";
+import { configuredDataset } from "./scheduled.ts";
+import { smokeDataset } from "./smoke.ts";
+import type { EvalSteps } from "./steps.ts";
+import type { EvalQuestion } from "./types.ts";
+import { parseVariants } from "./variants.ts";
 
-export { runScheduledEvaluation } from "../../shared/eval/scheduled.ts";
-export { type EvaluationJob, readJob, readReport } from "../../shared/eval/jobs.ts";
+export { runScheduledEvaluation } from "./scheduled.ts";
+export { type EvaluationJob, readJob, readReport } from "./jobs.ts";
 
 /** Datasets a request may name instead of sending its questions. */
 export const NAMED_DATASETS = ["smoke", "nightly"] as const;
@@ -28,7 +28,7 @@ export type EvaluationRequest = {
 
 async function resolveDataset(
   deps: Deps,
-  env: Record<string, string | undefined>,
+  env: Record<string, unknown>,
   request: EvaluationRequest,
 ): Promise<{ name: string; questions: EvalQuestion[]; namespace: string }> {
   const { dataset } = request;
@@ -49,9 +49,9 @@ async function resolveDataset(
  */
 export async function startEvaluation(
   deps: Deps,
-  env: Record<string, string | undefined>,
+  env: Record<string, unknown>,
   request: EvaluationRequest,
-  options: { background?: (work: Promise<unknown>) => void; steps?: EvalSteps } = {},
+  options: { background?: (work: Promise<unknown>) => void; steps: EvalSteps },
 ): Promise<EvaluationJob> {
   parseVariants(request.variants, request.namespace); // 400 before anything starts
   if (request.run_id) {
@@ -72,7 +72,7 @@ export async function startEvaluation(
     games_per_query: request.games_per_query,
     concurrency: request.concurrency,
     namespace: dataset.namespace,
-  }, options.steps ? { steps: options.steps } : {});
+  }, { steps: options.steps });
   options.background?.(work);
   return job;
 }

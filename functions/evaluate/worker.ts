@@ -1,6 +1,6 @@
-import { createServer } from "../../shared/http/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { mountEvaluations } from "./app.ts";
+import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { createEvaluateServer } from "./server.ts";
 
-/** Batch evaluations alone; they call the pipeline and the judges in-process. */
-export default createServer({ runtime: new Runtime(), mounts: [mountEvaluations] });
+/** The evaluate function deployed alone (`sift-evaluate`): index and cache in the shared Durable Object. */
+export default createEvaluateServer(new Runtime({ state: stateFromBindings }));

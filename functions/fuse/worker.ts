@@ -1,6 +1,6 @@
-import { createServer } from "../../shared/http/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { mountFuse } from "./app.ts";
+import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { createFuseServer } from "./server.ts";
 
-/** The search and fusion function alone, for Workers or Deno Deploy. */
-export default createServer({ runtime: new Runtime(), mounts: [mountFuse] });
+/** The fuse function deployed alone (`sift-fuse`): index and cache in the shared Durable Object. */
+export default createFuseServer(new Runtime({ state: stateFromBindings }));

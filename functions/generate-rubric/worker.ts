@@ -1,6 +1,6 @@
-import { createServer } from "../../shared/http/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { mountGenerateRubric } from "./app.ts";
+import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { createGenerateRubricServer } from "./server.ts";
 
-/** The rubric generator alone, for Workers or Deno Deploy. */
-export default createServer({ runtime: new Runtime(), mounts: [mountGenerateRubric] });
+/** The generate-rubric function deployed alone (`sift-generate-rubric`): index and cache in the shared Durable Object. */
+export default createGenerateRubricServer(new Runtime({ state: stateFromBindings }));

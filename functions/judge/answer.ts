@@ -2,16 +2,10 @@ import { z } from "zod";
 import { judgeAnswerPrompt } from "../../prompts/judge-answer.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import {
-  addUsage,
-  askJudge,
-  cachedJudgment,
-  judgeCacheKey,
-  neutralizeJudgeText,
-  NO_USAGE,
-  oneLine,
-  renderJudgedDocuments,
-} from "./common.ts";
+import { askJudge } from "./ask.ts";
+import { cachedJudgment, judgeCacheKey } from "./cache.ts";
+import { neutralizeJudgeText, oneLine, renderJudgedDocuments } from "./render.ts";
+import { addUsage, NO_USAGE } from "./usage.ts";
 import { clampGrade, lastJsonObject } from "./parse.ts";
 import { judgeRetrieval } from "./retrieval.ts";
 import type {
@@ -20,7 +14,7 @@ import type {
   JudgeDocument,
   RelevanceGrade,
   RetrievalJudgment,
-} from "./types.ts";
+} from "../../shared/judge/types.ts";
 
 export type AnswerInput = {
   query: string;

@@ -9,7 +9,7 @@ import { judgePairwise } from "./pairwise.ts";
 import { judgeRetrieval } from "./retrieval.ts";
 import { answerSimilarity } from "./similarity.ts";
 import { generateSyntheticQueries } from "./synthetic.ts";
-import type { JudgeDocument } from "./types.ts";
+import type { JudgeDocument } from "../../shared/judge/types.ts";
 
 const MAX_ANSWER_CHARS = 50_000;
 const MAX_PASSAGES = 50;
@@ -31,6 +31,17 @@ const thresholdSchema = z.union([z.literal(0), z.literal(1), z.literal(2)], {
   error: "must be 0, 1 or 2",
 });
 
+/** Retrieval judgments already made for `documents` (from `/v1/judge/retrieval`): not judged again. */
+const judgmentsSchema = z.array(
+  z.object({
+    index: z.number().int().min(0),
+    score: thresholdSchema,
+    reason: z.string().max(MAX_ANSWER_CHARS),
+    degraded: z.literal(true).optional(),
+  }),
+  { error: "must be an array of {index, score, reason}" },
+).max(LIMITS.answerDocuments);
+
 const retrievalSchema = z.object({
   query: querySchema,
   documents: documentsSchema.min(1, { error: "must hold at least one document" }),
@@ -40,6 +51,7 @@ const answerSchema = z.object({
   query: querySchema,
   answer: textSchema,
   documents: documentsSchema.optional(),
+  judgments: judgmentsSchema.optional(),
   relevance_threshold: thresholdSchema.optional(),
 });
 
@@ -48,6 +60,7 @@ const pairwiseSchema = z.object({
   answer_a: textSchema,
   answer_b: textSchema,
   documents: documentsSchema.optional(),
+  judgments: judgmentsSchema.optional(),
   relevance_threshold: thresholdSchema.optional(),
 });
 
@@ -85,6 +98,14 @@ const syntheticSchema = z.object({
     .max(MAX_MODELS, { error: `must name at most ${MAX_MODELS} models` }).optional(),
 });
 
+/** Judgments as the evaluators take them (`degraded` present only when true). */
+function toJudgments(judgments: z.infer<typeof judgmentsSchema> | undefined) {
+  return judgments?.map(({ degraded, ...judgment }) => ({
+    ...judgment,
+    ...(degraded ? { degraded } : {}),
+  }));
+}
+
 function toDocuments(
   documents: z.infer<typeof inlineDocumentSchema>[] | undefined,
 ): JudgeDocument[] | undefined {
@@ -111,6 +132,7 @@ export function mountJudge(app: Hono<AppEnv>): void {
       await judgeAnswer(c.var.deps, {
         ...body,
         documents: toDocuments(body.documents),
+        judgments: toJudgments(body.judgments),
       }, c.req.raw.signal),
     );
   });
@@ -121,6 +143,7 @@ export function mountJudge(app: Hono<AppEnv>): void {
       await judgePairwise(c.var.deps, {
         ...body,
         documents: toDocuments(body.documents),
+        judgments: toJudgments(body.judgments),
       }, c.req.raw.signal),
     );
   });

@@ -4,14 +4,10 @@ import type { TokenUsage } from "../../shared/llm/chat.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
 import { relevantDocuments } from "./answer.ts";
-import {
-  addUsage,
-  askJudge,
-  cachedJudgment,
-  judgeCacheKey,
-  neutralizeJudgeText,
-  oneLine,
-} from "./common.ts";
+import { askJudge } from "./ask.ts";
+import { cachedJudgment, judgeCacheKey } from "./cache.ts";
+import { neutralizeJudgeText, oneLine } from "./render.ts";
+import { addUsage } from "./usage.ts";
 import { parseVerdictToken, parseVerdictValue, swapVerdict } from "./parse.ts";
 import type {
   JudgeDocument,
@@ -19,7 +15,7 @@ import type {
   RelevanceGrade,
   RetrievalJudgment,
   Verdict,
-} from "./types.ts";
+} from "../../shared/judge/types.ts";
 
 export type PairwiseInput = {
   query: string;

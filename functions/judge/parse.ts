@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { extractJsonObject } from "../../shared/llm/json.ts";
-import type { Verdict } from "./types.ts";
+import type { Verdict } from "../../shared/judge/types.ts";
 
 /**
  * Reading the judges' replies defensively: models write prose around their

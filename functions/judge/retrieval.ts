@@ -4,21 +4,17 @@ import { mapSettled } from "../../shared/concurrency.ts";
 import type { TokenUsage } from "../../shared/llm/chat.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import {
-  addUsage,
-  askJudge,
-  cachedJudgment,
-  judgeCacheKey,
-  oneLine,
-  renderJudgedDocuments,
-} from "./common.ts";
+import { askJudge } from "./ask.ts";
+import { cachedJudgment, judgeCacheKey } from "./cache.ts";
+import { oneLine, renderJudgedDocuments } from "./render.ts";
+import { addUsage } from "./usage.ts";
 import { parseGrade, parseScoreLine, withoutScoreLines } from "./parse.ts";
 import type {
   JudgeDocument,
   RelevanceGrade,
   RetrievalEvaluation,
   RetrievalJudgment,
-} from "./types.ts";
+} from "../../shared/judge/types.ts";
 
 /** RAGElo sends one document per call; four in flight keeps a provider's rate limits calm. */
 export const RETRIEVAL_CONCURRENCY = 4;

@@ -2,9 +2,11 @@ import { z } from "zod";
 import { judgeSimilarityPrompt } from "../../prompts/judge-similarity.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { askJudge, cachedJudgment, judgeCacheKey, neutralizeJudgeText, oneLine } from "./common.ts";
+import { askJudge } from "./ask.ts";
+import { cachedJudgment, judgeCacheKey } from "./cache.ts";
+import { neutralizeJudgeText, oneLine } from "./render.ts";
 import { parseGrade, parseScoreLine, withoutScoreLines } from "./parse.ts";
-import type { SimilarityEvaluation } from "./types.ts";
+import type { SimilarityEvaluation } from "../../shared/judge/types.ts";
 
 export const SIMILARITY_MAX = 5;
 const MAX_REASON_CHARS = 1000;

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { ELO_DEFAULTS, eloTournament } from "../../shared/eval/elo.ts";
+import { ELO_DEFAULTS, eloTournament } from "../../shared/metrics/elo.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson } from "../../shared/http/validate.ts";

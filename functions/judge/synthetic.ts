@@ -5,7 +5,9 @@ import { completeObject, completeText, type TokenUsage } from "../../shared/llm/
 import type { LlmContext } from "../../shared/llm/client.ts";
 import { neutralizeTags, renderDocuments, renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { addUsage, cachedJudgment, judgeCacheKey, oneLine } from "./common.ts";
+import { cachedJudgment, judgeCacheKey } from "./cache.ts";
+import { oneLine } from "./render.ts";
+import { addUsage } from "./usage.ts";
 import { dedupeQuestions } from "./dedupe.ts";
 
 export type SyntheticPassage = {

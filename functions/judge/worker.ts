@@ -1,7 +1,6 @@
-import { createServer } from "../../shared/http/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { mountJudge } from "./app.ts";
-import { mountJudgeStats } from "./stats-app.ts";
+import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { createJudgeServer } from "./server.ts";
 
-/** The judge function alone (`/v1/judge/*`), for Workers or Deno Deploy. */
-export default createServer({ runtime: new Runtime(), mounts: [mountJudge, mountJudgeStats] });
+/** The judge function deployed alone (`sift-judge`): index and cache in the shared Durable Object. */
+export default createJudgeServer(new Runtime({ state: stateFromBindings }));

@@ -11,7 +11,7 @@ import {
   searchModeSchema,
   topKSchema,
 } from "../../shared/schemas.ts";
-import { StepClock } from "../../shared/steps.ts";
+import { StepClock } from "../../shared/steps/clock.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
 import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
 import { runQuery } from "./query.ts";
@@ -57,6 +57,9 @@ export function mountOrchestrator(app: Hono<AppEnv>): void {
   app.post("/v1/query", async (c) => {
     const clock = new StepClock();
     const body = await readJson(c, querySchemaBody, { maxBytes: LIMITS.bodyBytes });
-    return eventStream(c, (send, signal) => runQuery(c.var.deps, body, send, signal, clock));
+    return eventStream(
+      c,
+      (send, signal) => runQuery({ ...c.var.steps, signal }, body, send, clock),
+    );
   });
 }

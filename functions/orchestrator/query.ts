@@ -1,167 +1,149 @@
-import type { Deps } from "../../shared/runtime.ts";
 import type { SendEvent } from "../../shared/http/sse.ts";
-import { StepClock } from "../../shared/steps.ts";
-import type { MetadataFilter, SearchHit, SearchMode } from "../../shared/vector/port.ts";
-import { type AnswerDocument, streamAnswer } from "../answer/answer.ts";
-import { retrieveAndFuse } from "../fuse/fuse.ts";
-import { search } from "../fuse/search.ts";
-import { generateQueryVariations } from "../fuse/variations.ts";
-import { rerank } from "../rerank/rerank.ts";
-import { twoTurnRubric } from "../rerank-two-turn/rerank-two-turn.ts";
-import type { RerankStrategy } from "../../shared/rerank/types.ts";
+import { LIMITS } from "../../shared/limits.ts";
+import type { Pipeline } from "../../shared/pipeline.ts";
+import { defaultRubric } from "../../shared/rerank/generate-rubric.ts";
+import { applyWeights } from "../../shared/rerank/weights.ts";
+import { StepClock } from "../../shared/steps/clock.ts";
+import { resolveStep, type StepContext } from "../../shared/steps/transport.ts";
+import type { SearchHit } from "../../shared/vector/port.ts";
+import {
+  answerStep,
+  fuseStep,
+  type GeneratedRubric,
+  rerankStep,
+  type Retrieved,
+  rubricStep,
+  searchStep,
+} from "./steps.ts";
 
-export type Pipeline = {
-  retrieval: {
-    mode: SearchMode;
-    top_k: number;
-    /** RAG-Fusion with this many LLM-written variations; 0 = off. */
-    fusion: number;
-  };
-  rerank?: {
-    strategy: RerankStrategy;
-    top_n: number;
-    batch_size: number;
-    explain: boolean;
-    weights?: number | Record<string, number> | undefined;
-  } | undefined;
-  namespace: string;
-  filter?: MetadataFilter | undefined;
-  /** Every step one after another, for measuring what the concurrency saves. */
-  sequential: boolean;
-};
-
-function asText(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
+/** A retrieved chunk as the answer and rerank functions take it: id, text, metadata. */
+function toInlineDocument(hit: SearchHit) {
+  return { id: hit.id, text: hit.text, metadata: hit.metadata };
 }
 
-/** A retrieved chunk as the answer prompt sees it: text plus title, source, date, authors. */
-export function hitToDocument(hit: SearchHit): AnswerDocument {
-  const authors = hit.metadata.authors;
-  return {
-    text: hit.text,
-    id: hit.id,
-    doc_id: hit.doc_id,
-    title: asText(hit.metadata.title),
-    url: asText(hit.metadata.url),
-    published: asText(hit.metadata.published),
-    authors: Array.isArray(authors) ? authors.map(String) : asText(authors),
-  };
+/** Keeps the error of a step that is awaited later from surfacing as unhandled. */
+function started<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
 }
 
 /**
- * One question through the pipeline: (query variations →) retrieval →
- * (rerank →) answer, sending events as each stage ends and answer tokens as
- * they arrive. A two-turn rubric depends only on the query, so it is
- * generated while variations and retrieval run. Every LLM and index call gets
- * `signal`, so a client that leaves stops the work.
+ * One question through the pipeline: retrieval (fused when asked) → rerank →
+ * answer, sending events as each stage ends and answer tokens as they arrive.
+ * This is composition only: every step is another function's public route,
+ * reached in-process, through a service binding or over HTTP (`usage.steps[].via`
+ * says which). A two-turn rubric depends only on the query, so it is
+ * generated while retrieval runs. `context.signal` aborts every step when the
+ * client leaves.
  */
 export async function runQuery(
-  deps: Deps,
+  context: StepContext,
   input: { query: string; pipeline: Pipeline },
   send: SendEvent,
-  signal: AbortSignal,
   clock: StepClock = new StepClock(),
 ): Promise<void> {
-  const { rerank: rerankStep, sequential } = input.pipeline;
-  const twoTurn = rerankStep?.strategy === "two-turn" ||
-    rerankStep?.strategy === "two-turn-relevance";
-  const generateTheRubric = () =>
-    clock.run(
-      "rubric",
-      () =>
-        twoTurnRubric(deps, {
-          query: input.query,
-          strategy: rerankStep!.strategy as "two-turn" | "two-turn-relevance",
-          weights: rerankStep!.weights,
-        }, signal),
-      (resolved) => resolved,
-    );
-  const early = twoTurn && !sequential ? generateTheRubric() : undefined;
-  // Awaited later; until then a failure must not surface as an unhandled rejection.
-  early?.catch(() => {});
+  const { rerank, sequential, retrieval } = input.pipeline;
+  const twoTurn = rerank?.strategy === "two-turn" || rerank?.strategy === "two-turn-relevance";
+  const rubric = () => generateRubric(context, input.query, rerank!.strategy, clock);
+  const early = twoTurn && !sequential ? started(rubric()) : undefined;
 
-  const retrieved = await retrieve(deps, input.query, input.pipeline, signal, clock);
+  const fuse = resolveStep("FUSE", context);
+  const options = { query: input.query, ...input.pipeline };
+  const { usage: _, ...retrieved } = await clock.run(
+    retrieval.fusion > 0 ? "fuse" : "retrieval",
+    fuse.via,
+    () =>
+      retrieval.fusion > 0 ? fuseStep(fuse, context, options) : searchStep(fuse, context, options),
+    (result: Retrieved) => result.usage,
+  );
   await send("retrieval-end", retrieved);
-  let documents = retrieved.results.map(hitToDocument);
+  let hits = retrieved.results;
 
-  if (rerankStep && rerankStep.strategy !== "none") {
-    const resolved = twoTurn ? await (early ?? generateTheRubric()) : undefined;
-    if (resolved) {
-      await send("rubric-end", { rubric: resolved.rubric, degraded: resolved.degraded });
+  if (rerank && rerank.strategy !== "none") {
+    const generated = twoTurn ? await (early ?? rubric()) : undefined;
+    if (generated) {
+      await send("rubric-end", {
+        rubric: applyWeights(generated.rubric, rerank.weights).rubric,
+        degraded: generated.degraded,
+      });
     }
+    const step = resolveStep("RERANK", context);
     const reranked = await clock.run(
       "rerank",
+      step.via,
       () =>
-        rerank(deps, {
+        rerankStep(step, context, {
           query: input.query,
-          documents: retrieved.results.map((hit) => ({
-            id: hit.id,
-            text: hit.text,
-            metadata: hit.metadata,
-          })),
-          strategy: rerankStep.strategy,
-          top_n: rerankStep.top_n,
-          rubric: resolved?.rubric,
-          weights: twoTurn ? undefined : rerankStep.weights,
-          explain: rerankStep.explain,
-          batch_size: rerankStep.batch_size,
-        }, signal),
+          documents: hits.map(toInlineDocument),
+          strategy: rerank.strategy,
+          top_n: rerank.top_n,
+          ...(generated ? { rubric: generated.rubric } : {}),
+          ...(rerank.weights !== undefined ? { weights: rerank.weights } : {}),
+          explain: rerank.explain,
+          batch_size: rerank.batch_size,
+        }),
       (result) => result.usage,
     );
-    if (!resolved && reranked.rubric) await send("rubric-end", { rubric: reranked.rubric });
+    const { usage: _usage, rubric: usedRubric, ...rest } = reranked;
+    if (!generated && usedRubric) await send("rubric-end", { rubric: usedRubric });
+    const warnings = [...(generated?.repairs ?? []), ...(rest.warnings ?? [])];
     await send("rerank-end", {
-      results: reranked.results.map((result) => ({
+      ...rest,
+      results: rest.results.map((result) => ({
         ...result,
-        doc_id: retrieved.results[result.index]!.doc_id,
-        title: retrieved.results[result.index]!.metadata.title,
+        doc_id: hits[result.index]?.doc_id,
+        title: hits[result.index]?.metadata.title,
       })),
-      discarded: reranked.discarded,
-      degraded: reranked.degraded,
-      ...(reranked.warnings ? { warnings: reranked.warnings } : {}),
+      degraded: rest.degraded || Boolean(generated?.degraded),
+      ...(warnings.length ? { warnings } : {}),
     });
-    documents = reranked.results.map((result) => hitToDocument(retrieved.results[result.index]!));
-  } else if (rerankStep?.strategy === "none") {
-    documents = documents.slice(0, rerankStep.top_n);
+    hits = rest.results.flatMap((result) => hits[result.index] ?? []);
+  } else if (rerank?.strategy === "none") {
+    hits = hits.slice(0, rerank.top_n);
   }
 
+  const answer = resolveStep("ANSWER", context);
   const answerStarted = clock.elapsed();
-  const stream = streamAnswer(deps, { query: input.query, documents }, signal);
-  let step = await stream.next();
-  for (; !step.done; step = await stream.next()) {
-    await send("answer-delta", { text: step.value.text });
-  }
-  const { usage, ...answer } = step.value;
-  clock.record("answer", answerStarted, usage);
-  await send("answer-end", answer);
+  const stream = answerStep(answer, context, {
+    query: input.query,
+    // The answer route's own limit: the best-ranked passages go first.
+    documents: hits.slice(0, LIMITS.answerDocuments).map(toInlineDocument),
+  });
+  let next = await stream.next();
+  for (; !next.done; next = await stream.next()) await send("answer-delta", { text: next.value });
+  clock.record("answer", answer.via, answerStarted, next.value.usage);
+  await send("answer-end", next.value.answer);
   await send("usage", { steps: clock.steps, total_ms: clock.elapsed() });
 }
 
-/** Retrieval, with RAG-Fusion's query variations first when asked for. */
-async function retrieve(
-  deps: Deps,
+/**
+ * REBEL's first turn through the generate-rubric function. A rubric that
+ * cannot be had degrades to the default rubric instead of failing the
+ * request, as a failed rerank batch does.
+ */
+async function generateRubric(
+  context: StepContext,
   query: string,
-  pipeline: Pipeline,
-  signal: AbortSignal,
+  strategy: string,
   clock: StepClock,
-): Promise<{
-  queries: { text: string; origin: "original" | "variation" }[];
-  results: SearchHit[];
-  degraded?: true;
-}> {
-  const { retrieval, namespace, filter } = pipeline;
-  const searchInput = { query, top_k: retrieval.top_k, mode: retrieval.mode, filter, namespace };
-  if (retrieval.fusion === 0) {
-    const results = await clock.run("retrieval", () => search(deps, searchInput, signal));
-    return { queries: [{ text: query, origin: "original" }], results };
+): Promise<GeneratedRubric> {
+  const relevanceOnly = strategy === "two-turn-relevance";
+  const step = resolveStep("GENERATE_RUBRIC", context);
+  try {
+    return await clock.run(
+      "rubric",
+      step.via,
+      () => rubricStep(step, context, { query, relevanceOnly }),
+      (generated) => generated.usage,
+    );
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    console.warn("rubric generation failed:", error instanceof Error ? error.message : error);
+    return {
+      rubric: defaultRubric(query, relevanceOnly),
+      degraded: true,
+      repairs: ["the rubric step failed: using the default rubric"],
+      usage: { tokens_in: 0, tokens_out: 0 },
+    };
   }
-  const variations = await clock.run(
-    "query-variations",
-    () => generateQueryVariations(deps, query, retrieval.fusion, signal),
-    (result) => result.usage,
-  );
-  const fused = await clock.run(
-    "retrieval",
-    () => retrieveAndFuse(deps, searchInput, variations.queries, signal),
-  );
-  return { ...fused, ...(variations.degraded ? { degraded: true as const } : {}) };
 }

@@ -1,6 +1,9 @@
-import { createServer } from "../../shared/http/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { mountOrchestrator } from "./app.ts";
+import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { createOrchestratorServer } from "./server.ts";
 
-/** The orchestrator alone; it calls the other functions in-process. */
-export default createServer({ runtime: new Runtime(), mounts: [mountOrchestrator] });
+/** The Durable Object that holds the embedded index and cache for every sift Worker. */
+export { SiftState } from "../../shared/workers/state-object.ts";
+
+/** The orchestrator Worker (`sift`): the whole public API, composed over service bindings. */
+export default createOrchestratorServer(new Runtime({ state: stateFromBindings }));

@@ -8,12 +8,12 @@ import {
 import type { Rubric } from "../../shared/rerank/rubric.ts";
 import type { Discarded } from "../../shared/rerank/score.ts";
 import type { RerankDocument, RerankStrategy, Scores } from "../../shared/rerank/types.ts";
-import { type ResolvedRubric, twoTurnRubric } from "../rerank-two-turn/rerank-two-turn.ts";
+import { type ResolvedRubric, twoTurnRubric } from "./two-turn.ts";
 import {
   applyWeights,
   oneTurnRubricWith,
   relevanceOnlyRubric,
-} from "../rerank-one-turn/rerank-one-turn.ts";
+} from "../../shared/rerank/weights.ts";
 
 export type RerankRequest = {
   query: string;

@@ -1,6 +1,6 @@
-import { createServer } from "../../shared/http/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { mountRerank } from "./app.ts";
+import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { createRerankServer } from "./server.ts";
 
-/** The rerank function alone (`/v1/rerank`, `/v2/rerank`), for Workers or Deno Deploy. */
-export default createServer({ runtime: new Runtime(), mounts: [mountRerank] });
+/** The rerank function deployed alone (`sift-rerank`): index and cache in the shared Durable Object. */
+export default createRerankServer(new Runtime({ state: stateFromBindings }));

@@ -1,4 +1,8 @@
-import { historySchema, type HistoryStore, type RunSummary } from "../../shared/eval/history.ts";
+import {
+  historySchema,
+  type HistoryStore,
+  type RunSummary,
+} from "../../functions/evaluate/history.ts";
 
 /**
  * Run history as a JSON file (Deno only: the CLI imports it, a Worker never

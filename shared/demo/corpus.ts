@@ -1,4 +1,4 @@
-import type { DocumentInput } from "../../functions/embed/embed.ts";
+import type { DocumentInput } from "../documents/ingest.ts";
 
 /**
  * sift's own documentation, loaded into an empty local index so a fresh

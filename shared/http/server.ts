@@ -1,27 +1,59 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { Config } from "../config.ts";
+import { loadDemoCorpus } from "../demo/loader.ts";
 import { NotFoundError, SiftError, toErrorBody } from "../errors.ts";
 import type { Deps, Runtime } from "../runtime.ts";
+import type { StepName } from "../steps/names.ts";
+import type { FetchHandler, StepContext } from "../steps/transport.ts";
 import { requireApiKey } from "./auth.ts";
 
-/** Hono's typing for sift: `c.env` is the raw environment, `c.var.deps` this request's deps. */
+/**
+ * Hono's typing for sift: `c.env` is the raw environment (variables, and on
+ * Workers the bindings too), `c.var.deps` this request's deps, `c.var.steps`
+ * what it needs to call other functions.
+ */
 export type AppEnv = {
-  Bindings: Record<string, string | undefined>;
-  Variables: { config: Config; deps: Deps };
+  Bindings: Record<string, unknown>;
+  Variables: { config: Config; deps: Deps; steps: StepContext };
 };
 
 export type Mount = (app: Hono<AppEnv>) => void;
+
+export type ServerOptions = {
+  runtime: Runtime;
+  mounts: Mount[];
+  /** The steps whose routes this app serves itself: other apps' steps are reached remotely. */
+  serves: readonly StepName[];
+  /** Load the demo corpus into an empty embedded index (apps that search or ingest). */
+  demoCorpus?: boolean;
+};
+
+/** A caller's request id when it is a sane token, else a new one. */
+function requestIdOf(c: Context): string {
+  const given = c.req.header("x-request-id");
+  return given && /^[\w.:-]{1,128}$/.test(given) ? given : crypto.randomUUID();
+}
+
+/** Workers' execution context when there is one (Deno has none: Hono's getter throws). */
+function executionCtxOf(c: Context): ExecutionContextLike | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
+}
+
+type ExecutionContextLike = Context["executionCtx"];
 
 /**
  * The shared shell of every sift app (all-in-one or one function alone): the
  * error mapping, auth, per-request config and deps, `/healthz`, then the
  * function's routes. Entries pass the environment as `c.env` (Deno:
  * `app.fetch(request, Deno.env.toObject())`; Workers: bindings), so config is
- * read per request the same way everywhere.
+ * read per request the same way everywhere. Steps this app serves are called
+ * in-process through `app.fetch`, on their public routes like any remote call.
  */
-export function createServer(
-  options: { runtime: Runtime; mounts: Mount[]; onReady?: (deps: Deps) => Promise<void> },
-): Hono<AppEnv> {
+export function createServer(options: ServerOptions): Hono<AppEnv> {
   const { runtime } = options;
   const app = new Hono<AppEnv>();
 
@@ -40,11 +72,23 @@ export function createServer(
   });
 
   app.use("*", async (c, next) => {
-    const config = runtime.config(c.env ?? {});
-    const deps = runtime.deps(config);
+    const env = c.env ?? {};
+    const config = runtime.config(env);
+    const deps = runtime.deps(config, env);
+    const requestId = requestIdOf(c);
+    const executionCtx = executionCtxOf(c);
+    const local: FetchHandler = async (request) => await app.fetch(request, env, executionCtx);
     c.set("config", config);
     c.set("deps", deps);
-    if (options.onReady) await options.onReady(deps);
+    c.set("steps", {
+      env,
+      config,
+      local: Object.fromEntries(options.serves.map((name) => [name, local])),
+      headers: { authorization: c.req.header("authorization"), requestId },
+      signal: c.req.raw.signal,
+    });
+    c.header("x-request-id", requestId);
+    if (options.demoCorpus) await loadDemoCorpus(runtime, deps);
     await next();
   });
 

@@ -75,7 +75,7 @@ function serveBiasedJudge() {
 }
 
 function judgeApp(env: Record<string, string>) {
-  const app = createServer({ runtime: new Runtime(), mounts: [mountJudge] });
+  const app = createServer({ runtime: new Runtime(), mounts: [mountJudge], serves: ["JUDGE"] });
   return async (body: unknown) =>
     await app.request("/v1/judge/pairwise", {
       method: "POST",

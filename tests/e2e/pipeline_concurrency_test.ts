@@ -1,8 +1,8 @@
 /**
- * The orchestrator generates a two-turn rubric while the query variations and
- * retrieval run. With the offline model paced like a real one
- * (OFFLINE_MODEL_LATENCY), a query takes about max(rubric, variations +
- * retrieval) + rerank + answer, not their sum: checked against the same
+ * The orchestrator generates a two-turn rubric while the fuse step (query
+ * variations, then retrieval) runs. With the offline model paced like a real
+ * one (OFFLINE_MODEL_LATENCY), a query takes about max(rubric, fuse) + rerank
+ * + answer, not their sum: checked against the same
  * steps run one after another (`sequential: true`), in the same run, with
  * ratios rather than fixed wall-clock thresholds.
  */
@@ -45,16 +45,14 @@ function stepsOf(usage: Usage) {
     assert.ok(found, `a ${name} step in ${usage.steps.map((s) => s.name)}`);
     return { ...found, duration: found.ended_ms - found.started_ms };
   };
-  const variations = step("query-variations");
-  const retrieval = step("retrieval");
+  const fuse = step("fuse");
   return {
     rubric: step("rubric"),
-    variations,
-    retrieval,
+    fuse,
     rerank: step("rerank"),
     answer: step("answer"),
     /** Query variations, then retrieval: the path the rubric runs beside. */
-    retrievalPath: retrieval.ended_ms - variations.started_ms,
+    retrievalPath: fuse.duration,
   };
 }
 
@@ -66,7 +64,7 @@ function within(actual: number, expected: number, label: string) {
   );
 }
 
-Deno.test("a two-turn query with fusion takes max(rubric, variations + retrieval) + rerank + answer, not their sum", async () => {
+Deno.test("a two-turn query with fusion takes max(rubric, fuse) + rerank + answer, not their sum", async () => {
   const concurrentUsage = await timedQuery(false);
   const sequentialUsage = await timedQuery(true);
   const concurrent = stepsOf(concurrentUsage);
@@ -78,31 +76,27 @@ Deno.test("a two-turn query with fusion takes max(rubric, variations + retrieval
   console.log(describe("concurrent", concurrentUsage));
   console.log(describe("sequential", sequentialUsage));
 
-  // Concurrent: the rubric runs while the variations and retrieval do.
+  // Concurrent: the rubric runs while the fuse step does.
   assert.ok(
-    concurrent.rubric.started_ms < concurrent.retrieval.ended_ms &&
-      concurrent.variations.started_ms < concurrent.rubric.ended_ms,
-    "the rubric step overlaps the variations and retrieval steps",
-  );
-  assert.ok(
-    concurrent.rubric.started_ms <= concurrent.variations.ended_ms,
-    "the rubric starts before the variations are back",
+    concurrent.rubric.started_ms < concurrent.fuse.ended_ms &&
+      concurrent.fuse.started_ms < concurrent.rubric.ended_ms,
+    "the rubric step overlaps the fuse step",
   );
   // Rerank waits for both; the answer waits for the rerank.
   assert.ok(
     concurrent.rerank.started_ms >=
-      Math.max(concurrent.rubric.ended_ms, concurrent.retrieval.ended_ms),
+      Math.max(concurrent.rubric.ended_ms, concurrent.fuse.ended_ms),
   );
   assert.ok(concurrent.answer.started_ms >= concurrent.rerank.ended_ms);
   within(
     concurrentUsage.total_ms,
-    Math.max(concurrent.rubric.ended_ms, concurrent.retrieval.ended_ms) +
+    Math.max(concurrent.rubric.ended_ms, concurrent.fuse.ended_ms) +
       concurrent.rerank.duration + concurrent.answer.duration,
     "concurrent total",
   );
 
   // Sequential: no overlap, so the total is the sum of the steps.
-  assert.ok(sequential.rubric.started_ms >= sequential.retrieval.ended_ms);
+  assert.ok(sequential.rubric.started_ms >= sequential.fuse.ended_ms);
   within(
     sequentialUsage.total_ms,
     sequential.retrievalPath + sequential.rubric.duration + sequential.rerank.duration +
@@ -115,7 +109,7 @@ Deno.test("a two-turn query with fusion takes max(rubric, variations + retrieval
   const saved = sequentialUsage.total_ms - concurrentUsage.total_ms;
   console.log(
     `saved ${saved.toFixed(1)} ms of a possible ${overlap.toFixed(1)} ms ` +
-      `(rubric ${sequential.rubric.duration.toFixed(1)} ms, variations + retrieval ` +
+      `(rubric ${sequential.rubric.duration.toFixed(1)} ms, fuse ` +
       `${sequential.retrievalPath.toFixed(1)} ms)`,
   );
   assert.ok(

@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { readConfig } from "../../shared/config.ts";
-import { fakeSteps } from "../../shared/eval/fakes.ts";
-import { colorOf } from "../../shared/eval/report/escape.ts";
-import { renderReportHtml } from "../../shared/eval/report/html.ts";
-import { runEvaluation } from "../../shared/eval/run.ts";
+import { fakeSteps } from "../helpers/eval_fakes.ts";
+import { colorOf } from "../../functions/evaluate/report/escape.ts";
+import { renderReportHtml } from "../../functions/evaluate/report/html.ts";
+import { runEvaluation } from "../../functions/evaluate/run.ts";
 import { Runtime } from "../../shared/runtime.ts";
 
 const CHROMIUM = Deno.env.get("CHROMIUM") ?? "/usr/bin/chromium";

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
-import { mountEmbed } from "../../functions/embed/app.ts";
-import { mountEvaluations } from "../../functions/evaluate/app.ts";
-import { createServer } from "../../shared/http/server.ts";
+import { createSiftApp } from "../../app.ts";
 import { Runtime } from "../../shared/runtime.ts";
 import { CORPUS } from "./corpus.ts";
 
@@ -20,7 +18,8 @@ const QUESTIONS = [
 
 /** The app with a Workers-style execution context that hands over the background work. */
 function evaluationsApp() {
-  const app = createServer({ runtime: new Runtime(), mounts: [mountEmbed, mountEvaluations] });
+  // The evaluation runs the pipeline and the judges as steps: the all-in-one app bundles them.
+  const app = createSiftApp({ runtime: new Runtime() });
   const background: Promise<unknown>[] = [];
   const context = {
     waitUntil: (work: Promise<unknown>) => background.push(work),

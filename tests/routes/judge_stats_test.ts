@@ -17,7 +17,11 @@ type Rating = {
 type Game = { a: string; b: string; winner: "A" | "B" | "C" };
 
 function statsApp() {
-  const app = createServer({ runtime: new Runtime(), mounts: [mountJudgeStats] });
+  const app = createServer({
+    runtime: new Runtime(),
+    mounts: [mountJudgeStats],
+    serves: ["JUDGE"],
+  });
   return (path: string, body: unknown) =>
     app.request(path, {
       method: "POST",

@@ -6,7 +6,7 @@ import type { ErrorBody } from "./helpers.ts";
 
 /** The judge routes alone, on the offline model (app.ts mounts them in the all-in-one app). */
 function judgeApp(env: Record<string, string> = {}) {
-  const app = createServer({ runtime: new Runtime(), mounts: [mountJudge] });
+  const app = createServer({ runtime: new Runtime(), mounts: [mountJudge], serves: ["JUDGE"] });
   return (path: string, body: unknown) =>
     app.request(path, {
       method: "POST",

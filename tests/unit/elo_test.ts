@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { eloTournament, expectedScore, type Game, rateGames } from "../../shared/eval/elo.ts";
+import { eloTournament, expectedScore, type Game, rateGames } from "../../shared/metrics/elo.ts";
 import { mulberry32, shuffleInPlace } from "../../shared/random.ts";
 
 function near(actual: number, expected: number, label = "", tolerance = 1e-9) {

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { judgedMrr, summarizeVariant, winRateMatrix } from "../../shared/eval/aggregate.ts";
-import { meanInterval, sampleStd, tCritical975 } from "../../shared/eval/stats.ts";
-import type { Game, QuestionResult, VariantRun } from "../../shared/eval/types.ts";
+import { judgedMrr, summarizeVariant, winRateMatrix } from "../../functions/evaluate/aggregate.ts";
+import { meanInterval, sampleStd, tCritical975 } from "../../shared/metrics/stats.ts";
+import type { Game, QuestionResult, VariantRun } from "../../functions/evaluate/types.ts";
 import {
   pairsForQuestion,
   parseVariants,
   variantPairs,
   variantPipeline,
-} from "../../shared/eval/variants.ts";
+} from "../../functions/evaluate/variants.ts";
 
 const close = (actual: number, expected: number, tolerance = 1e-9) =>
   assert.ok(
@@ -44,12 +44,20 @@ function run(docs: string[], chars: number, ms: number, answered = true): Varian
     citations: 0,
     retrieved: [],
     kept: docs.map((doc, i) => ({ id: `${doc}#${i}`, doc_id: doc, text: "" })),
-    steps: [{ name: "retrieval", started_ms: 0, ended_ms: ms / 2, tokens_in: 0, tokens_out: 0 }, {
+    steps: [{
+      name: "retrieval",
+      started_ms: 0,
+      ended_ms: ms / 2,
+      tokens_in: 0,
+      tokens_out: 0,
+      via: "in-process",
+    }, {
       name: "answer",
       started_ms: ms / 2,
       ended_ms: ms,
       tokens_in: 10,
       tokens_out: 5,
+      via: "in-process",
     }],
     total_ms: ms,
     tokens_in: 10,

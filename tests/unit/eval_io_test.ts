@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { MemoryCache } from "../../shared/cache/memory.ts";
 import { parseCliArgs } from "../../scripts/eval/cli-args.ts";
-import { compareRuns } from "../../shared/eval/compare.ts";
-import { parseQuestionsJsonl } from "../../shared/eval/dataset.ts";
+import { compareRuns } from "../../functions/evaluate/compare.ts";
+import { parseQuestionsJsonl } from "../../functions/evaluate/dataset.ts";
 import { fileCheckpointStore } from "../../scripts/eval/file-checkpoints.ts";
 import { fileHistory } from "../../scripts/eval/file-history.ts";
-import type { RunSummary } from "../../shared/eval/history.ts";
-import { progressBar } from "../../shared/eval/progress.ts";
-import type { EvalProgress } from "../../shared/eval/types.ts";
+import type { RunSummary } from "../../functions/evaluate/history.ts";
+import { progressBar } from "../../functions/evaluate/progress.ts";
+import type { EvalProgress } from "../../functions/evaluate/types.ts";
 
 Deno.test("parseQuestionsJsonl keeps target_doc null, numbers missing ids, and names a bad line", () => {
   const questions = parseQuestionsJsonl(

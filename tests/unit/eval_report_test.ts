@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { readConfig } from "../../shared/config.ts";
-import { fakeSteps } from "../../shared/eval/fakes.ts";
-import { cacheHistory, recordRun } from "../../shared/eval/history.ts";
-import { escapeHtml } from "../../shared/eval/report/escape.ts";
-import { renderReportHtml } from "../../shared/eval/report/html.ts";
-import { placeLabels } from "../../shared/eval/report/labels.ts";
-import { niceTicks } from "../../shared/eval/report/scale.ts";
-import { frontierOf } from "../../shared/eval/report/scatter.ts";
-import { summaryText } from "../../shared/eval/report/text.ts";
-import { runEvaluation } from "../../shared/eval/run.ts";
+import { fakeSteps } from "../helpers/eval_fakes.ts";
+import { cacheHistory, recordRun } from "../../functions/evaluate/history.ts";
+import { escapeHtml } from "../../functions/evaluate/report/escape.ts";
+import { renderReportHtml } from "../../functions/evaluate/report/html.ts";
+import { placeLabels } from "../../functions/evaluate/report/labels.ts";
+import { niceTicks } from "../../functions/evaluate/report/scale.ts";
+import { frontierOf } from "../../functions/evaluate/report/scatter.ts";
+import { summaryText } from "../../functions/evaluate/report/text.ts";
+import { runEvaluation } from "../../functions/evaluate/run.ts";
 import { Runtime } from "../../shared/runtime.ts";
 
 const HOSTILE = `<script>alert(1)</script><img src=x onerror="alert(2)">' " &`;

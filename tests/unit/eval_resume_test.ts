@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { readConfig } from "../../shared/config.ts";
-import { fakeSteps } from "../../shared/eval/fakes.ts";
-import { runEvaluation } from "../../shared/eval/run.ts";
-import type { EvalQuestion } from "../../shared/eval/types.ts";
+import { fakeSteps } from "../helpers/eval_fakes.ts";
+import { runEvaluation } from "../../functions/evaluate/run.ts";
+import type { EvalQuestion } from "../../functions/evaluate/types.ts";
 import { Runtime } from "../../shared/runtime.ts";
 
 const QUESTIONS: EvalQuestion[] = Array.from({ length: 6 }, (_, i) => ({

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { readConfig } from "../../shared/config.ts";
-import { fakeSteps } from "../../shared/eval/fakes.ts";
-import { readJob, readReport } from "../../shared/eval/jobs.ts";
-import { readEvalSettings, runScheduledEvaluation } from "../../shared/eval/scheduled.ts";
-import { SMOKE_NAMESPACE, SMOKE_QUESTIONS } from "../../shared/eval/smoke.ts";
+import { fakeSteps } from "../helpers/eval_fakes.ts";
+import { readJob, readReport } from "../../functions/evaluate/jobs.ts";
+import { readEvalSettings, runScheduledEvaluation } from "../../functions/evaluate/scheduled.ts";
+import { SMOKE_NAMESPACE, SMOKE_QUESTIONS } from "../../functions/evaluate/smoke.ts";
 import { Runtime } from "../../shared/runtime.ts";
 
 /** Keeps the run's own log lines out of the test output, and returns them. */

@@ -4,7 +4,7 @@ import { judgeAnswer } from "../../functions/judge/answer.ts";
 import { judgePairwise } from "../../functions/judge/pairwise.ts";
 import { judgeRetrieval } from "../../functions/judge/retrieval.ts";
 import { answerSimilarity } from "../../functions/judge/similarity.ts";
-import type { RetrievalJudgment } from "../../functions/judge/types.ts";
+import type { RetrievalJudgment } from "../../shared/judge/types.ts";
 import { MemoryCache } from "../../shared/cache/memory.ts";
 import { ResilientCache } from "../../shared/cache/resilient.ts";
 

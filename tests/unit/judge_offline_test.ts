@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { judgeAnswer } from "../../functions/judge/answer.ts";
-import { neutralizeJudgeText, renderJudgedDocuments } from "../../functions/judge/common.ts";
+import { neutralizeJudgeText, renderJudgedDocuments } from "../../functions/judge/render.ts";
 import { judgePairwise } from "../../functions/judge/pairwise.ts";
 import { judgeRetrieval } from "../../functions/judge/retrieval.ts";
 import { answerSimilarity } from "../../functions/judge/similarity.ts";

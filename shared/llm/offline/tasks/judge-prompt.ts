@@ -3,7 +3,7 @@ import { type NumberedDocument, parseNumberedPrompt } from "./numbered.ts";
 import { contentTerms, identifiers } from "./text.ts";
 
 /**
- * Reads the judge prompts back out (see `functions/judge/common.ts`):
+ * Reads the judge prompts back out (see `functions/judge/ask.ts`):
  * `Document N:` blocks each ending in an optional `Relevance note:` line,
  * `Question: ...`, then tagged blocks (`<answer>`, `<answer_a>`,
  * `<answer_b>`, `<reference>`). The renderer breaks these tags inside

@@ -1,0 +1,144 @@
+import type { AnswerScores } from "../../shared/judge/types.ts";
+import { hitAtK, reciprocalRankAtK } from "../../shared/metrics/retrieval.ts";
+import { mean, meanInterval } from "../../shared/metrics/stats.ts";
+import type { Game, QuestionResult, VariantRun, VariantSummary, WinRateMatrix } from "./types.ts";
+
+/** Similarity is judged 0-5; REBEL's system quality uses it on a 0-1 scale. */
+export const SIMILARITY_SCALE = 5;
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
+function meanAnswerScores(scores: AnswerScores[]): AnswerScores | null {
+  if (scores.length === 0) return null;
+  const of = (key: keyof AnswerScores) => mean(scores.map((score) => score[key]));
+  return {
+    relevance: of("relevance"),
+    accuracy: of("accuracy"),
+    completeness: of("completeness"),
+    precision: of("precision"),
+  };
+}
+
+function stepLatencies(runs: VariantRun[]): Record<string, number> {
+  const byStep = new Map<string, number[]>();
+  for (const run of runs) {
+    for (const step of run.steps) {
+      const list = byStep.get(step.name) ?? [];
+      list.push(step.ended_ms - step.started_ms);
+      byStep.set(step.name, list);
+    }
+  }
+  return Object.fromEntries([...byStep].map(([name, values]) => [name, mean(values)]));
+}
+
+/** MRR@5 over judged rankings at RAGElo's two thresholds (somewhat ≥ 1, very = 2). */
+export function judgedMrr(
+  rankings: readonly (readonly { index: number; score: number }[])[],
+): { somewhat: number; very: number } | null {
+  if (rankings.length === 0) return null;
+  const at = (threshold: number) =>
+    mean(rankings.map((judgments) => {
+      const ordered = [...judgments].sort((x, y) => x.index - y.index).slice(0, 5);
+      const position = ordered.findIndex((judgment) => judgment.score >= threshold);
+      return position === -1 ? 0 : 1 / (position + 1);
+    }));
+  return { somewhat: at(1), very: at(2) };
+}
+
+/**
+ * One variant's aggregates over the questions: retrieval precision and
+ * answer similarity with 95% intervals, REBEL's system quality and speed,
+ * latency per step, tokens, pointwise answer scores, hit@k / MRR@5 of the
+ * kept passages against `target_doc`, and abstentions on unanswerable ones.
+ */
+export function summarizeVariant(name: string, questions: QuestionResult[]): VariantSummary {
+  const results = questions.map((question) => ({ question, result: question.variants[name] }));
+  const runs = results.flatMap(({ result }) => (result?.run ? [result.run] : []));
+  const precision = meanInterval(
+    results.flatMap(({ result }) => (result?.retrieval ? [result.retrieval.precision] : [])),
+    { lower: 0, upper: 1 },
+  );
+  const similarity = meanInterval(
+    results.flatMap(({ result }) => (result?.similarity ? [result.similarity.score] : [])),
+    { lower: 0, upper: SIMILARITY_SCALE },
+  );
+  const seconds = sum(runs.map((run) => run.total_ms)) / 1000;
+  const targeted = results.filter(({ question, result }) => question.target_doc && result?.run);
+  const ranked = targeted.map(({ question, result }) => ({
+    docs: result!.run!.kept.map((passage) => passage.doc_id),
+    relevant: new Set([question.target_doc!]),
+  }));
+  const k = Math.max(0, ...runs.map((run) => run.kept.length));
+  const unanswerable = results.filter(({ question, result }) =>
+    question.target_doc === null && result?.run
+  );
+  return {
+    variant: name,
+    runs: runs.length,
+    failed: questions.length - runs.length,
+    retrieval_precision: precision,
+    answer_similarity: similarity,
+    system_quality: precision && similarity
+      ? (similarity.mean / SIMILARITY_SCALE) * precision.mean
+      : null,
+    speed_chars_per_second: seconds > 0 ? sum(runs.map((run) => run.output_chars)) / seconds : 0,
+    latency_ms: { total: mean(runs.map((run) => run.total_ms)), steps: stepLatencies(runs) },
+    tokens: {
+      in: sum(runs.map((run) => run.tokens_in)),
+      out: sum(runs.map((run) => run.tokens_out)),
+    },
+    answer_scores: meanAnswerScores(
+      results.flatMap(({ result }) => (result?.answer_scores ? [result.answer_scores] : [])),
+    ),
+    hit_at_k: ranked.length
+      ? { k, value: mean(ranked.map((r) => hitAtK(r.docs, r.relevant, k))), n: ranked.length }
+      : null,
+    mrr_at_5: ranked.length
+      ? mean(ranked.map((r) => reciprocalRankAtK(r.docs, r.relevant, 5)))
+      : null,
+    judged_mrr_at_5: judgedMrr(
+      results.flatMap(({ result }) => result?.retrieval ? [result.retrieval.judgments] : []),
+    ),
+    no_answer: {
+      abstained: unanswerable.filter(({ result }) => !result!.run!.answered).length,
+      of: unanswerable.length,
+    },
+  };
+}
+
+/**
+ * RAGElo's table 5 from the games: each row's share of wins against each
+ * column (ties count in the denominator), and the row's average.
+ */
+export function winRateMatrix(agents: string[], games: readonly Game[]): WinRateMatrix {
+  const position = new Map(agents.map((agent, index) => [agent, index]));
+  const size = agents.length;
+  const wins = agents.map(() => new Array<number>(size).fill(0));
+  const played = agents.map(() => new Array<number>(size).fill(0));
+  for (const game of games) {
+    const a = position.get(game.a);
+    const b = position.get(game.b);
+    if (a === undefined || b === undefined) continue;
+    played[a]![b]!++;
+    played[b]![a]!++;
+    if (game.winner === "A") wins[a]![b]!++;
+    if (game.winner === "B") wins[b]![a]!++;
+  }
+  const rate = wins.map((row, i) =>
+    row.map((won, j) => (i === j || played[i]![j]! === 0 ? null : won / played[i]![j]!))
+  );
+  const average = rate.map((row) => {
+    const known = row.filter((value): value is number => value !== null);
+    return known.length ? mean(known) : null;
+  });
+  return {
+    agents,
+    rate,
+    games: played,
+    average,
+    total_games: games.length,
+    position_bias: games.length
+      ? games.filter((game) => game.orders_disagree).length / games.length
+      : null,
+  };
+}

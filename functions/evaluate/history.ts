@@ -1,0 +1,106 @@
+import { z } from "zod";
+import type { ResilientCache } from "../../shared/cache/resilient.ts";
+import { sha256Hex } from "../../shared/hash.ts";
+import { compareRuns } from "./compare.ts";
+import type { Comparison, EvaluationReport } from "./types.ts";
+
+const intervalSchema = z.object({
+  mean: z.number(),
+  ci_low: z.number(),
+  ci_high: z.number(),
+  n: z.number(),
+}).nullable();
+
+const metricsSchema = z.object({
+  retrieval_precision: intervalSchema,
+  answer_similarity: intervalSchema,
+  system_quality: z.number().nullable(),
+  speed_chars_per_second: z.number(),
+  hit_at_k: z.number().nullable(),
+  mrr_at_5: z.number().nullable(),
+  elo: z.number().nullable(),
+});
+
+/** What history keeps of a run: enough to compare the next one against it. */
+export const runSummarySchema = z.object({
+  run_id: z.string(),
+  dataset: z.string(),
+  created_at: z.string(),
+  questions: z.number(),
+  /** Which questions were asked: runs are compared only over the same set. */
+  question_set: z.string(),
+  variants: z.record(z.string(), metricsSchema),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+export const historySchema = z.array(runSummarySchema);
+
+/** Where previous runs' summaries live: the cache store, or a file for the CLI. */
+export interface HistoryStore {
+  list(): Promise<RunSummary[]>;
+  save(runs: RunSummary[]): Promise<void>;
+}
+
+/** Runs kept per history, oldest dropped first. */
+export const HISTORY_LENGTH = 50;
+
+/** History in the cache store under `eval:history:<dataset>` (no expiry). */
+export function cacheHistory(
+  cache: Pick<ResilientCache, "get" | "set">,
+  dataset: string,
+): HistoryStore {
+  const key = `eval:history:${dataset}`;
+  return {
+    async list() {
+      const parsed = historySchema.safeParse(await cache.get(key));
+      return parsed.success ? parsed.data : [];
+    },
+    save: (runs) => cache.set(key, runs),
+  };
+}
+
+/** A short fingerprint of the questions' ids, in order. */
+export async function questionSet(report: EvaluationReport): Promise<string> {
+  return (await sha256Hex(JSON.stringify(report.queries.map((query) => query.id)))).slice(0, 16);
+}
+
+export async function summarizeRun(report: EvaluationReport): Promise<RunSummary> {
+  const elo = new Map(report.elo.map((rating) => [rating.agent, rating.score]));
+  return {
+    run_id: report.run_id,
+    dataset: report.dataset.name,
+    created_at: report.created_at,
+    questions: report.dataset.questions,
+    question_set: await questionSet(report),
+    variants: Object.fromEntries(report.summary.map((variant) => [variant.variant, {
+      retrieval_precision: variant.retrieval_precision,
+      answer_similarity: variant.answer_similarity,
+      system_quality: variant.system_quality,
+      speed_chars_per_second: variant.speed_chars_per_second,
+      hit_at_k: variant.hit_at_k?.value ?? null,
+      mrr_at_5: variant.mrr_at_5,
+      elo: elo.get(variant.variant) ?? null,
+    }])),
+  };
+}
+
+/**
+ * Compares a finished run with the latest earlier run of the same dataset
+ * and the same questions (a run over 5 questions says nothing about one
+ * over 100),
+ * sets `report.comparison`, and appends the run to history (replacing an
+ * entry with the same run id, so recording a run twice does not compare it
+ * with itself).
+ */
+export async function recordRun(
+  report: EvaluationReport,
+  store: HistoryStore,
+): Promise<Comparison> {
+  const summary = await summarizeRun(report);
+  const runs = (await store.list()).filter((run) => run.run_id !== summary.run_id);
+  const previous = runs.findLast((run) =>
+    run.dataset === summary.dataset && run.question_set === summary.question_set
+  );
+  report.comparison = compareRuns(summary, previous);
+  await store.save([...runs, summary].slice(-HISTORY_LENGTH));
+  return report.comparison;
+}

@@ -1,0 +1,138 @@
+import { z } from "zod";
+import { toErrorBody } from "../../shared/errors.ts";
+import type { Deps } from "../../shared/runtime.ts";
+import { cacheHistory, recordRun } from "./history.ts";
+import { renderReportHtml, renderReportJson } from "./report/html.ts";
+import { type EvaluationInput, runEvaluation } from "./run.ts";
+import type { EvalSteps } from "./steps.ts";
+import type {
+  EloRating,
+  EvalProgress,
+  EvaluationReport,
+  MetricDelta,
+  VariantSummary,
+} from "./types.ts";
+
+/** Job records and reports stay a week. */
+const JOB_TTL_SECONDS = 7 * 24 * 3600;
+/** Progress is written at most this often (each write is a cache call). */
+const PROGRESS_WRITE_MS = 1000;
+
+export type EvaluationJob = {
+  id: string;
+  status: "running" | "done" | "failed";
+  dataset: string;
+  variants: string[];
+  created_at: string;
+  updated_at: string;
+  progress: EvalProgress | null;
+  summary?: VariantSummary[];
+  elo?: EloRating[];
+  first_run?: boolean;
+  regressions?: MetricDelta[];
+  error?: string;
+};
+
+const jobSchema = z.looseObject({
+  id: z.string(),
+  status: z.enum(["running", "done", "failed"]),
+  updated_at: z.string(),
+});
+
+const jobKey = (id: string) => `eval:job:${id}`;
+const reportKey = (id: string, format: "html" | "json") => `eval:report:${format}:${id}`;
+
+export async function readJob(
+  deps: Pick<Deps, "cache">,
+  id: string,
+): Promise<EvaluationJob | undefined> {
+  const parsed = jobSchema.safeParse(await deps.cache.get(jobKey(id)));
+  return parsed.success ? parsed.data as EvaluationJob : undefined;
+}
+
+export async function readReport(
+  deps: Pick<Deps, "cache">,
+  id: string,
+  format: "html" | "json",
+): Promise<string | undefined> {
+  const stored = await deps.cache.get<unknown>(reportKey(id, format));
+  return typeof stored === "string" ? stored : undefined;
+}
+
+function writeJob(deps: Pick<Deps, "cache">, job: EvaluationJob): Promise<void> {
+  return deps.cache.set(jobKey(job.id), job, { ttlSeconds: JOB_TTL_SECONDS });
+}
+
+/** A fresh job record, written before the work starts so `GET` finds it at once. */
+export async function createJob(
+  deps: Pick<Deps, "cache">,
+  input: { id: string; dataset: string; variants: string[] },
+): Promise<EvaluationJob> {
+  const now = new Date().toISOString();
+  const job: EvaluationJob = {
+    ...input,
+    status: "running",
+    created_at: now,
+    updated_at: now,
+    progress: null,
+  };
+  await writeJob(deps, job);
+  return job;
+}
+
+/**
+ * Runs an evaluation as a job: progress into the job record (throttled),
+ * then the comparison with the dataset's history in the cache store, the
+ * reports (HTML and JSON) and the summary. A failure marks the job failed
+ * with a public message; it never rejects, so a background promise is safe.
+ */
+export async function runJob(
+  deps: Deps,
+  job: EvaluationJob,
+  input: Omit<EvaluationInput, "run_id">,
+  options: { steps: EvalSteps; signal?: AbortSignal },
+): Promise<EvaluationReport | undefined> {
+  let lastWrite = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const onProgress = (progress: EvalProgress) => {
+    job.progress = progress;
+    if (Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
+    lastWrite = Date.now();
+    job.updated_at = new Date().toISOString();
+    writing = writing.then(() => writeJob(deps, { ...job }));
+  };
+  try {
+    const report = await runEvaluation(deps, { ...input, run_id: job.id }, {
+      ...options,
+      onProgress,
+    });
+    const comparison = await recordRun(report, cacheHistory(deps.cache, report.dataset.name));
+    await deps.cache.set(reportKey(job.id, "html"), renderReportHtml(report), {
+      ttlSeconds: JOB_TTL_SECONDS,
+    });
+    await deps.cache.set(reportKey(job.id, "json"), renderReportJson(report), {
+      ttlSeconds: JOB_TTL_SECONDS,
+    });
+    await writing;
+    await writeJob(deps, {
+      ...job,
+      status: "done",
+      updated_at: new Date().toISOString(),
+      summary: report.summary,
+      elo: report.elo,
+      first_run: comparison.first_run,
+      ...(comparison.first_run ? {} : { regressions: comparison.regressions }),
+    });
+    return report;
+  } catch (error) {
+    console.error(`evaluation ${job.id} failed:`, error);
+    await writing;
+    await writeJob(deps, {
+      ...job,
+      status: "failed",
+      updated_at: new Date().toISOString(),
+      error: toErrorBody(error).body.error.message,
+    });
+    return undefined;
+  }
+}

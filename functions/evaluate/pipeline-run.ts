@@ -1,0 +1,71 @@
+import type { Pipeline } from "../../shared/pipeline.ts";
+import { streamStep } from "../../shared/steps/call.ts";
+import type { StepRecord } from "../../shared/steps/clock.ts";
+import type { StepContext, StepTransport } from "../../shared/steps/transport.ts";
+import type { SearchHit } from "../../shared/vector/port.ts";
+import type { Passage, VariantRun } from "./types.ts";
+
+/** The events `/v1/query` sends, as far as the evaluation reads them. */
+type Retrieved = { results: SearchHit[]; degraded?: boolean };
+type Reranked = { results: { index: number }[]; degraded?: boolean };
+type Answered = { answer: string; citations: unknown[]; answered: boolean };
+type Usage = { steps: StepRecord[]; total_ms: number };
+type Collected = { retrieved?: Retrieved; reranked?: Reranked; answer?: Answered; usage?: Usage };
+
+function toPassage(hit: SearchHit): Passage {
+  const title = hit.metadata.title;
+  return {
+    id: hit.id,
+    doc_id: hit.doc_id,
+    ...(typeof title === "string" ? { title } : {}),
+    text: hit.text,
+    metadata: hit.metadata,
+  };
+}
+
+/**
+ * One question through one pipeline: `POST /v1/query` on the orchestrator,
+ * with its events collected into what the evaluation measures: the ranking,
+ * the passages the answer saw, the answer, each step's time and tokens, and
+ * REBEL's speed (output characters per second of the whole pipeline).
+ */
+export async function runVariantOver(
+  orchestrator: StepTransport,
+  context: StepContext,
+  input: { query: string; pipeline: Pipeline },
+): Promise<VariantRun> {
+  const collected: Collected = {};
+  const events = streamStep(orchestrator, "/v1/query", input, {
+    context,
+    timeoutMs: context.config.steps.timeoutMs,
+  });
+  for await (const { event, data } of events) {
+    if (event === "retrieval-end") collected.retrieved = data as Retrieved;
+    else if (event === "rerank-end") collected.reranked = data as Reranked;
+    else if (event === "answer-end") collected.answer = data as Answered;
+    else if (event === "usage") collected.usage = data as Usage;
+  }
+  const { retrieved, reranked, answer, usage } = collected;
+  if (!retrieved || !answer || !usage) throw new Error("The pipeline ended without an answer");
+  const hits = retrieved.results;
+  const kept = reranked
+    ? reranked.results.map((result) => hits[result.index]).filter((hit) => hit !== undefined)
+    : hits;
+  const tokens = (field: "tokens_in" | "tokens_out") =>
+    usage.steps.reduce((sum, step) => sum + step[field], 0);
+  const seconds = usage.total_ms / 1000;
+  return {
+    answer: answer.answer,
+    answered: answer.answered,
+    citations: answer.citations.length,
+    retrieved: hits.map((hit) => ({ id: hit.id, doc_id: hit.doc_id, score: hit.score })),
+    kept: kept.map(toPassage),
+    steps: usage.steps,
+    total_ms: usage.total_ms,
+    tokens_in: tokens("tokens_in"),
+    tokens_out: tokens("tokens_out"),
+    output_chars: answer.answer.length,
+    chars_per_second: seconds > 0 ? answer.answer.length / seconds : 0,
+    degraded: Boolean(retrieved.degraded || reranked?.degraded),
+  };
+}

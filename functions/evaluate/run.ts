@@ -1,0 +1,145 @@
+import { mapSettled } from "../../shared/concurrency.ts";
+import { InvalidRequestError } from "../../shared/errors.ts";
+import type { Deps } from "../../shared/runtime.ts";
+import { summarizeVariant, winRateMatrix } from "./aggregate.ts";
+import { Checkpoints } from "./checkpoint.ts";
+import { evaluateQuestion, type QuestionContext, unitsPerQuestion } from "./question.ts";
+import { CI_METHOD } from "../../shared/metrics/stats.ts";
+import type { EvalSteps } from "./steps.ts";
+import type {
+  EvalProgress,
+  EvalQuestion,
+  EvaluationReport,
+  QuestionResult,
+  UnitError,
+} from "./types.ts";
+import { pairsForQuestion, parseVariants, variantPairs } from "./variants.ts";
+
+export type EvaluationInput = {
+  dataset: { name?: string; questions: EvalQuestion[] };
+  /** Variant names (`none`, `one-turn+fusion`, ...) or a comma-separated list. */
+  variants: string | readonly string[];
+  limit?: number | undefined;
+  /** Pairs of variants judged per question; default every pair. */
+  games_per_query?: number | undefined;
+  /** Questions in flight at once; default 2. */
+  concurrency?: number | undefined;
+  namespace: string;
+  /** Names the checkpoints: the same id resumes, a new id starts afresh. */
+  run_id: string;
+};
+
+export type EvaluationOptions = {
+  onProgress?: ((progress: EvalProgress) => void) | undefined;
+  signal?: AbortSignal | undefined;
+  /** The work itself (`stepsOver` a request's step context); tests pass fakes. */
+  steps: EvalSteps;
+};
+
+/** Elo settings every report uses: RAGElo's 500 tournaments, a fixed seed so reruns agree. */
+export const ELO_SETTINGS = { tournaments: 500, seed: 1 };
+
+/**
+ * A batch evaluation: every question × variant through the pipeline, the
+ * kept passages and answers judged, pairwise games between the variants,
+ * then per-variant aggregates, a win-rate matrix and Elo ratings. At most
+ * `concurrency` questions run at once; every finished unit is checkpointed
+ * under `run_id`, so an interrupted run started again with the same id
+ * redoes only what had not finished. Aborting `signal` stops it with the
+ * signal's reason.
+ */
+export async function runEvaluation(
+  deps: Deps,
+  input: EvaluationInput,
+  options: EvaluationOptions,
+): Promise<EvaluationReport> {
+  const started = new Date();
+  const { signal } = options;
+  const { steps } = options;
+  const variants = parseVariants(input.variants, input.namespace);
+  const limit = input.limit ?? null;
+  const questions = limit === null
+    ? input.dataset.questions
+    : input.dataset.questions.slice(0, limit);
+  if (questions.length === 0) throw new InvalidRequestError("dataset: no questions to evaluate");
+  const allPairs = variantPairs(variants.map((variant) => variant.name));
+  const gamesPerQuery = Math.min(input.games_per_query ?? allPairs.length, allPairs.length);
+  const concurrency = Math.max(1, input.concurrency ?? 2);
+  const schedule = questions.map((question, index) => ({
+    question,
+    pairs: pairsForQuestion(allPairs, gamesPerQuery, index),
+  }));
+  const total = schedule.reduce(
+    (sum, { question, pairs }) =>
+      sum + unitsPerQuestion(variants.length, Boolean(question.reference_answer), pairs.length),
+    0,
+  );
+  const progress: EvalProgress = { done: 0, total, phase: "runs", reused: 0, failed: 0 };
+  const checkpoints = new Checkpoints(deps.cache, input.run_id);
+  const errors: UnitError[] = [];
+  const context: QuestionContext = {
+    deps,
+    steps,
+    variants,
+    checkpoints,
+    signal,
+    errors,
+    tick(phase, outcome, units = 1) {
+      progress.done += units;
+      progress.phase = phase;
+      if (outcome === "reused") progress.reused += units;
+      if (outcome === "failed") progress.failed += units;
+      options.onProgress?.({ ...progress });
+    },
+  };
+
+  const settled = await mapSettled(
+    schedule,
+    concurrency,
+    ({ question, pairs }) => evaluateQuestion(context, question, pairs),
+  );
+  signal?.throwIfAborted();
+  const results: QuestionResult[] = settled.map((outcome, index) => {
+    if (outcome.status === "fulfilled") return outcome.value;
+    errors.push({ unit: `question:${schedule[index]!.question.id}`, message: "evaluation failed" });
+    return { ...schedule[index]!.question, variants: {}, games: [] };
+  });
+
+  const names = variants.map((variant) => variant.name);
+  const games = results.flatMap((result) => result.games);
+  const { ratings } = steps.eloTournament(
+    games.map(({ a, b, winner }) => ({ a, b, winner })),
+    ELO_SETTINGS,
+  );
+  const finished = new Date();
+  return {
+    run_id: input.run_id,
+    dataset: { name: input.dataset.name ?? "inline", questions: questions.length },
+    created_at: finished.toISOString(),
+    config: {
+      variants,
+      limit,
+      games_per_query: gamesPerQuery,
+      concurrency,
+      namespace: input.namespace,
+      models: { llm: deps.config.llm.model, judge: deps.config.llm.judgeModel },
+      ci: CI_METHOD,
+      elo: ELO_SETTINGS,
+    },
+    timing: {
+      started_at: started.toISOString(),
+      finished_at: finished.toISOString(),
+      duration_ms: finished.getTime() - started.getTime(),
+      units: {
+        computed: checkpoints.computed,
+        reused: checkpoints.reused,
+        failed: progress.failed,
+      },
+    },
+    summary: names.map((name) => summarizeVariant(name, results)),
+    elo: ratings,
+    win_rates: winRateMatrix(names, games),
+    queries: results,
+    errors,
+  };
+}

@@ -1,0 +1,27 @@
+import type { Hono } from "hono";
+import type { AppEnv } from "../../shared/http/server.ts";
+import type { Runtime } from "../../shared/runtime.ts";
+import type { StepName } from "../../shared/steps/names.ts";
+import { backgroundStepContext } from "../../shared/steps/transport.ts";
+import { stepsOver } from "./default-steps.ts";
+import { runScheduledEvaluation } from "./scheduled.ts";
+
+/**
+ * The nightly evaluation as a cron handler (Workers' `scheduled`, Deno.cron):
+ * the same steps as a request's, reached from the app that owns the cron.
+ */
+export async function runNightly(
+  app: Hono<AppEnv>,
+  runtime: Runtime,
+  serves: readonly StepName[],
+  env: Record<string, unknown>,
+): Promise<void> {
+  const config = runtime.config(env);
+  const context = backgroundStepContext({
+    env,
+    config,
+    serves,
+    fetch: async (request) => await app.fetch(request, env),
+  });
+  await runScheduledEvaluation(runtime.deps(config, env), env, { steps: stepsOver(context) });
+}

@@ -1,0 +1,68 @@
+import type { Pipeline } from "../../shared/pipeline.ts";
+import type {
+  AnswerEvaluation,
+  JudgeDocument,
+  PairwiseEvaluation,
+  RetrievalEvaluation,
+  RetrievalJudgment,
+  SimilarityEvaluation,
+  Verdict,
+} from "../../shared/judge/types.ts";
+import type { Deps } from "../../shared/runtime.ts";
+import type { EloRating, VariantRun } from "./types.ts";
+
+export type TournamentGame = { a: string; b: string; winner: Verdict };
+
+export type TournamentOptions = {
+  tournaments?: number;
+  k?: number;
+  initial?: number;
+  seed?: number;
+};
+
+/**
+ * The work an evaluation is made of, as plain functions. `runEvaluation`
+ * uses the real ones (`defaultSteps`); tests pass fakes that record calls.
+ */
+export type EvalSteps = {
+  runVariant(
+    deps: Deps,
+    input: { query: string; pipeline: Pipeline },
+    signal?: AbortSignal,
+  ): Promise<VariantRun>;
+  judgeRetrieval(
+    deps: Deps,
+    input: { query: string; documents: JudgeDocument[] },
+    signal?: AbortSignal,
+  ): Promise<RetrievalEvaluation>;
+  judgeAnswer(
+    deps: Deps,
+    input: {
+      query: string;
+      answer: string;
+      documents: JudgeDocument[];
+      judgments?: RetrievalJudgment[];
+    },
+    signal?: AbortSignal,
+  ): Promise<AnswerEvaluation>;
+  judgePairwise(
+    deps: Deps,
+    input: {
+      query: string;
+      answer_a: string;
+      answer_b: string;
+      documents?: JudgeDocument[];
+      judgments?: RetrievalJudgment[];
+    },
+    signal?: AbortSignal,
+  ): Promise<PairwiseEvaluation>;
+  answerSimilarity(
+    deps: Deps,
+    input: { query?: string; answer: string; reference: string },
+    signal?: AbortSignal,
+  ): Promise<SimilarityEvaluation>;
+  eloTournament(
+    games: TournamentGame[],
+    options?: TournamentOptions,
+  ): { ratings: EloRating[] };
+};

@@ -1,0 +1,9 @@
+import { createServer } from "../../shared/http/server.ts";
+import type { Runtime } from "../../shared/runtime.ts";
+import { mountJudge } from "./app.ts";
+import { mountJudgeStats } from "./stats-app.ts";
+
+/** The evaluators, Elo tournaments and agreement statistics (`/v1/judge/*`), as a server of its own. */
+export function createJudgeServer(runtime: Runtime) {
+  return createServer({ runtime, mounts: [mountJudge, mountJudgeStats], serves: ["JUDGE"] });
+}

@@ -1,0 +1,13 @@
+import { createServer } from "../../shared/http/server.ts";
+import type { Runtime } from "../../shared/runtime.ts";
+import { mountOrchestrator } from "./app.ts";
+import { mountForwarding } from "./forward.ts";
+
+/**
+ * The orchestrator alone: `/v1/query` composed from the other functions,
+ * every other public route forwarded to the function that owns it. It bundles
+ * no other function, so every step is a binding or a `STEP_URL_*`.
+ */
+export function createOrchestratorServer(runtime: Runtime) {
+  return createServer({ runtime, mounts: [mountOrchestrator, mountForwarding], serves: [] });
+}

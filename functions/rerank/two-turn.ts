@@ -1,0 +1,67 @@
+import type { Deps } from "../../shared/runtime.ts";
+import type { Rubric } from "../../shared/rerank/rubric.ts";
+import { defaultRubric, generateRubric } from "../../shared/rerank/generate-rubric.ts";
+import { applyWeights } from "../../shared/rerank/weights.ts";
+
+export type ResolvedRubric = {
+  rubric: Rubric;
+  tokens_in: number;
+  tokens_out: number;
+  calls: number;
+  warnings: string[];
+  /** The generated rubric was unusable and the default stood in. */
+  degraded: boolean;
+};
+
+/**
+ * REBEL two-turn, first half: the rubric the second turn scores with. A
+ * given rubric is used as is; otherwise one is generated for the query
+ * (`two-turn`: secondary criteria; `two-turn-relevance`: a query-specific
+ * definition of relevance only). The second turn is the shared scoring path
+ * in `shared/rerank/batch.ts`, the same as one-turn's.
+ */
+export async function twoTurnRubric(
+  deps: Pick<Deps, "llm" | "cache">,
+  request: {
+    query: string;
+    strategy: "two-turn" | "two-turn-relevance";
+    rubric?: Rubric | undefined;
+    weights?: number | Record<string, number> | undefined;
+  },
+  signal: AbortSignal | undefined,
+): Promise<ResolvedRubric> {
+  let rubric = request.rubric;
+  let spent = { tokens_in: 0, tokens_out: 0, calls: 0, warnings: [] as string[], degraded: false };
+  if (!rubric) {
+    const relevanceOnly = request.strategy === "two-turn-relevance";
+    let generated;
+    try {
+      generated = await generateRubric(deps, request.query, { relevanceOnly, signal });
+    } catch (error) {
+      // Like a failed rerank batch, a failed rubric call degrades instead of failing the request.
+      if (signal?.aborted) throw error;
+      console.warn("rubric generation failed:", error instanceof Error ? error.message : error);
+      return {
+        rubric: applyWeights(defaultRubric(request.query, relevanceOnly), request.weights).rubric,
+        tokens_in: 0,
+        tokens_out: 0,
+        calls: 1,
+        warnings: ["the rubric model call failed: using the default rubric"],
+        degraded: true,
+      };
+    }
+    rubric = generated.rubric;
+    spent = {
+      ...generated.usage,
+      calls: generated.cached ? 0 : 1,
+      warnings: generated.degraded ? generated.repairs : [],
+      degraded: generated.degraded,
+    };
+  }
+  const { rubric: weighted, unknown } = applyWeights(rubric, request.weights);
+  return {
+    ...spent,
+    rubric: weighted,
+    warnings: [...spent.warnings, ...unknown.map((name) => `weights.${name}: no such criterion`)],
+  };
+}

@@ -1,0 +1,102 @@
+import { InvalidRequestError } from "../errors.ts";
+import type { Embedder } from "../embeddings/port.ts";
+import { sha256Hex } from "../hash.ts";
+import { type ChunkOptions, chunkText } from "../text/chunk.ts";
+import {
+  type ChunkMetadata,
+  type IndexedChunk,
+  searchableText,
+  type VectorIndex,
+} from "../vector/port.ts";
+
+export type DocumentInput = {
+  id?: string | undefined;
+  text: string;
+  title?: string | undefined;
+  url?: string | undefined;
+  published?: string | undefined;
+  authors?: string | string[] | undefined;
+  metadata?: Record<string, unknown> | undefined;
+};
+
+export type IngestResult = {
+  namespace: string;
+  documents: { id: string; chunks: number }[];
+  chunks: number;
+};
+
+/** A chunk before embedding. */
+export type ChunkDraft = Omit<IndexedChunk, "vector" | "metadata"> & { metadata: ChunkMetadata };
+
+/** The id a document gets when the caller gives none: stable for the same text. */
+export async function documentId(text: string): Promise<string> {
+  return `doc-${(await sha256Hex(text)).slice(0, 16)}`;
+}
+
+/** Splits documents into chunks with stable ids (`${doc_id}#${n}`) and their metadata. */
+export async function chunkDocuments(
+  documents: readonly DocumentInput[],
+  chunking: ChunkOptions,
+): Promise<{ id: string; chunks: ChunkDraft[] }[]> {
+  return await Promise.all(documents.map(async (document) => {
+    const id = document.id ?? await documentId(document.text);
+    const shared = {
+      ...document.metadata,
+      doc_id: id,
+      ...(document.title ? { title: document.title } : {}),
+      ...(document.url ? { url: document.url } : {}),
+      ...(document.published ? { published: document.published } : {}),
+      ...(document.authors ? { authors: document.authors } : {}),
+    };
+    const chunks = chunkText(document.text, chunking).map((chunk) => ({
+      id: `${id}#${chunk.index}`,
+      text: chunk.text,
+      metadata: { ...shared, chunk_index: chunk.index } satisfies ChunkMetadata,
+    }));
+    return { id, chunks };
+  }));
+}
+
+/**
+ * Chunks, embeds and upserts documents. A document ingested again replaces
+ * its old chunks (a shorter text must not leave stale tail chunks behind).
+ * Embedding happens before anything is deleted, so a failed embedding call
+ * leaves the index as it was.
+ */
+export async function ingestDocuments(
+  deps: { embedder: Embedder; index: VectorIndex },
+  input: { documents: readonly DocumentInput[]; namespace: string; chunking: ChunkOptions },
+  signal?: AbortSignal,
+): Promise<IngestResult> {
+  const chunked = await chunkDocuments(input.documents, input.chunking);
+  const firstPosition = new Map<string, number>();
+  chunked.forEach((document, position) => {
+    const earlier = firstPosition.get(document.id);
+    if (earlier !== undefined) {
+      throw new InvalidRequestError(
+        input.documents[position]!.id === undefined
+          ? `documents.${position}: has the same text as documents.${earlier}`
+          : `documents.${position}.id: "${document.id}" is already used by documents.${earlier}`,
+      );
+    }
+    firstPosition.set(document.id, position);
+  });
+  const pending = chunked.flatMap((document) => document.chunks);
+  const vectors = await deps.embedder.embed(
+    pending.map(searchableText),
+    signal ? { signal } : {},
+  );
+  const chunks: IndexedChunk[] = pending.map((chunk, position) => ({
+    ...chunk,
+    vector: vectors[position]!,
+  }));
+  for (const document of chunked) {
+    await deps.index.deleteDocument(document.id, { namespace: input.namespace });
+  }
+  await deps.index.upsert(chunks, { namespace: input.namespace });
+  return {
+    namespace: input.namespace,
+    documents: chunked.map((document) => ({ id: document.id, chunks: document.chunks.length })),
+    chunks: chunks.length,
+  };
+}

@@ -1,0 +1,67 @@
+import type { TokenUsage } from "../llm/chat.ts";
+import type { RerankDocument } from "../rerank/types.ts";
+
+/**
+ * The evaluators' contracts (RAGElo, paper 001 §5-7 and Appendix A; REBEL's
+ * metrics, paper 000 §3). Implementations live beside this file:
+ * `retrieval.ts`, `answer.ts`, `pairwise.ts`, `similarity.ts`.
+ * Every evaluator uses `deps.judge` (JUDGE_MODEL), degrades rather than
+ * fails on a model's bad output (`degraded: true`), and reports its tokens.
+ */
+
+/** 0 not relevant, 1 somewhat relevant (on topic, not a full answer), 2 very relevant. */
+export type RelevanceGrade = 0 | 1 | 2;
+
+export type RetrievalJudgment = {
+  index: number;
+  score: RelevanceGrade;
+  reason: string;
+  degraded?: true;
+};
+
+export type RetrievalEvaluation = {
+  judgments: RetrievalJudgment[];
+  /** REBEL's retrieval precision: the share of documents judged relevant (score ≥ 1). */
+  precision: number;
+  degraded: boolean;
+  usage: TokenUsage;
+};
+
+export type AnswerScores = {
+  relevance: number;
+  accuracy: number;
+  completeness: number;
+  precision: number;
+};
+
+export type AnswerEvaluation = {
+  /** Each 0-2. */
+  scores: AnswerScores;
+  reasoning: string;
+  degraded: boolean;
+  usage: TokenUsage;
+};
+
+export type Verdict = "A" | "B" | "C";
+
+export type PairwiseEvaluation = {
+  /** Judged in both orders: the same winner twice wins, anything else is a tie (C). */
+  winner: Verdict;
+  /** [verdict with A first, verdict with B first] — both in terms of the original A and B. */
+  verdicts: [Verdict, Verdict];
+  /** True when the two orders did not agree: the judge's position bias showing. */
+  orders_disagree: boolean;
+  reasoning: string;
+  degraded: boolean;
+  usage: TokenUsage;
+};
+
+export type SimilarityEvaluation = {
+  /** REBEL's answer similarity, 0-5 against a reference answer. */
+  score: number;
+  reason: string;
+  degraded: boolean;
+  usage: TokenUsage;
+};
+
+export type JudgeDocument = RerankDocument;

@@ -1,0 +1,27 @@
+import type { RerankStrategy } from "./rerank/types.ts";
+import type { MetadataFilter, SearchMode } from "./vector/port.ts";
+
+/**
+ * One pipeline's settings, as `POST /v1/query` takes them (`pipeline`) and
+ * as the evaluation's variants name them: retrieval (with RAG-Fusion or
+ * not), an optional rerank, the namespace and filter.
+ */
+export type Pipeline = {
+  retrieval: {
+    mode: SearchMode;
+    top_k: number;
+    /** RAG-Fusion with this many LLM-written variations; 0 = off. */
+    fusion: number;
+  };
+  rerank?: {
+    strategy: RerankStrategy;
+    top_n: number;
+    batch_size: number;
+    explain: boolean;
+    weights?: number | Record<string, number> | undefined;
+  } | undefined;
+  namespace: string;
+  filter?: MetadataFilter | undefined;
+  /** Every step one after another, for measuring what the concurrency saves. */
+  sequential: boolean;
+};

@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { oneTurnRubric } from "../../prompts/rerank-one-turn.ts";
+import { rubricPrompt, rubricRelevancePrompt } from "../../prompts/rubric.ts";
+import type { ResilientCache } from "../cache/resilient.ts";
+import { sha256Hex } from "../hash.ts";
+import { completeObject, type TokenUsage } from "../llm/chat.ts";
+import type { LlmContext } from "../llm/client.ts";
+import { promptTag, renderTemplate } from "../llm/prompt.ts";
+import { renderRerankSystem } from "./render.ts";
+import { repairRubric, type Rubric, rubricDraftSchema } from "./rubric.ts";
+
+/** What the model is asked for: plain types only, checked and repaired after parsing. */
+const rubricResponseSchema = z.object({
+  criteria: z.array(z.object({
+    name: z.string(),
+    definition: z.string(),
+    high: z.string(),
+    low: z.string(),
+    weight: z.number(),
+  })),
+  relevance: z.object({ definition: z.string() }),
+  relevance_threshold: z.number(),
+  tie_break: z.string(),
+});
+
+export type GeneratedRubric = {
+  rubric: Rubric;
+  /** The reranking prompt this rubric renders to, for people to audit. */
+  prompt: string;
+  cached: boolean;
+  /** True when the model's rubric was unusable and a default stands in. */
+  degraded: boolean;
+  /** What was wrong with the model's rubric and how it was fixed. */
+  repairs: string[];
+  usage: TokenUsage;
+};
+
+const RUBRIC_TTL_SECONDS = 7 * 24 * 3600;
+
+/** Case, spacing and trailing punctuation do not make a different query. */
+export function normalizeQuery(query: string): string {
+  return query.trim().toLowerCase().replace(/\s+/g, " ").replace(/[\s?.!]+$/, "");
+}
+
+/** The fallback when a model's rubric cannot be used or the model cannot be reached. */
+export function defaultRubric(query: string, relevanceOnly: boolean): Rubric {
+  if (!relevanceOnly) return oneTurnRubric;
+  return {
+    criteria: [],
+    relevance: { definition: `Directly addresses: ${query}` },
+    relevance_threshold: 3,
+    tie_break: "retrieval_rank",
+  };
+}
+
+/**
+ * REBEL's first turn: from the query alone, a rubric of secondary criteria
+ * with definitions and weights (or, `relevanceOnly`, a query-specific
+ * definition of relevance). The model's rubric is validated and repaired,
+ * never trusted; an unusable one is replaced by the default and flagged
+ * `degraded`. Cached per normalized query, prompt version and model.
+ */
+export async function generateRubric(
+  deps: { llm: LlmContext; cache: ResilientCache },
+  query: string,
+  options: { relevanceOnly?: boolean; signal?: AbortSignal | undefined } = {},
+): Promise<GeneratedRubric> {
+  const relevanceOnly = options.relevanceOnly ?? false;
+  const prompt = relevanceOnly ? rubricRelevancePrompt : rubricPrompt;
+  const render = (rubric: Rubric) =>
+    renderRerankSystem(rubric, { structured: deps.llm.structuredOutputs, explain: false });
+  const key = `rubric:${promptTag(prompt)}:${deps.llm.model}:${await sha256Hex(
+    normalizeQuery(query),
+  )}`;
+  const cached = await deps.cache.get<{ rubric: Rubric; repairs: string[] }>(key);
+  if (cached) {
+    return {
+      ...cached,
+      prompt: render(cached.rubric),
+      cached: true,
+      degraded: false,
+      usage: { tokens_in: 0, tokens_out: 0 },
+    };
+  }
+  const reply = await completeObject(deps.llm, {
+    prompt,
+    system: prompt.system,
+    user: renderTemplate(prompt.user, { query: query.replace(/\n+/g, " ") }),
+    schema: rubricDraftSchema,
+    responseSchema: rubricResponseSchema,
+    schemaName: "rubric",
+    signal: options.signal,
+  });
+  const repaired = reply.object && repairRubric(reply.object, { allowEmpty: relevanceOnly });
+  if (!repaired) {
+    const rubric = defaultRubric(query, relevanceOnly);
+    return {
+      rubric,
+      prompt: render(rubric),
+      cached: false,
+      degraded: true,
+      repairs: ["the model's rubric was unusable: using the default rubric"],
+      usage: reply.usage,
+    };
+  }
+  await deps.cache.set(key, repaired, { ttlSeconds: RUBRIC_TTL_SECONDS });
+  return {
+    ...repaired,
+    prompt: render(repaired.rubric),
+    cached: false,
+    degraded: false,
+    usage: reply.usage,
+  };
+}

@@ -1,0 +1,211 @@
+import type { z } from "zod";
+import { SiftError } from "../errors.ts";
+import { readServerSentEvents, type ServerSentEvent } from "../http/event-reader.ts";
+import type { StepContext, StepTransport } from "./transport.ts";
+
+/**
+ * A step that failed or took too long. The message names the step and keeps
+ * the step's own public message (never a body it did not mean for callers).
+ */
+export class StepError extends SiftError {
+  override name = "StepError";
+  readonly step: string;
+
+  constructor(
+    step: string,
+    message: string,
+    options: { timeout?: boolean; cause?: unknown; isRetryable?: boolean } = {},
+  ) {
+    super(
+      options.timeout ? "timeout" : "upstream_error",
+      options.timeout ? 504 : 502,
+      `The ${step} step failed: ${message}`,
+      { cause: options.cause, isRetryable: options.isRetryable ?? Boolean(options.timeout) },
+    );
+    this.step = step;
+  }
+}
+
+/** The step's name as events and errors spell it: `GENERATE_RUBRIC` → `generate-rubric`. */
+export function stepLabel(transport: StepTransport): string {
+  return transport.name.toLowerCase().replaceAll("_", "-");
+}
+
+/** An abort signal for one call: the caller's, plus a timer while `arm`ed. */
+function callSignal(parent: AbortSignal, timeoutMs: number) {
+  const controller = new AbortController();
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onAbort = () => controller.abort(parent.reason);
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener("abort", onAbort, { once: true });
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`no answer in ${timeoutMs} ms`));
+    }, timeoutMs);
+  };
+  arm();
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    /** Restarts the timer: streams get `timeoutMs` between events, not for the whole stream. */
+    arm,
+    dispose: () => {
+      clearTimeout(timer);
+      parent.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+function buildRequest(
+  transport: StepTransport,
+  path: string,
+  body: unknown,
+  context: Pick<StepContext, "headers">,
+  signal: AbortSignal,
+): Request {
+  const headers = new Headers({
+    "content-type": "application/json",
+    "x-request-id": context.headers.requestId,
+  });
+  if (context.headers.authorization) headers.set("authorization", context.headers.authorization);
+  return new Request(`${transport.base}${path}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+    signal,
+  });
+}
+
+/** The public error of a failed step's response, or its status when the body says nothing. */
+async function failureOf(response: Response): Promise<string> {
+  const text = await response.text().catch(() => "");
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } };
+    if (typeof parsed.error?.message === "string") {
+      return `${response.status} ${parsed.error.message}`;
+    }
+  } catch { /* not our error shape */ }
+  return `HTTP ${response.status}`;
+}
+
+async function send(
+  transport: StepTransport,
+  request: Request,
+  call: ReturnType<typeof callSignal>,
+): Promise<Response> {
+  let response: Response;
+  try {
+    response = await transport.fetch(request);
+  } catch (error) {
+    if (call.signal.aborted && !call.timedOut()) throw error; // the caller left
+    throw new StepError(
+      stepLabel(transport),
+      call.timedOut() ? "no answer in time" : `could not be reached (${transport.via})`,
+      { cause: error, timeout: call.timedOut(), isRetryable: true },
+    );
+  }
+  if (!response.ok) {
+    throw new StepError(stepLabel(transport), await failureOf(response), {
+      isRetryable: response.status >= 500 || response.status === 429,
+    });
+  }
+  return response;
+}
+
+/**
+ * POSTs `body` to one of the step's public JSON routes and validates what
+ * comes back. The caller's credentials and request id go along; the call is
+ * aborted when the caller leaves or after `timeoutMs`.
+ */
+export async function callStep<T>(
+  transport: StepTransport,
+  path: string,
+  body: unknown,
+  options: {
+    schema: z.ZodType<T>;
+    context: Pick<StepContext, "headers" | "signal">;
+    timeoutMs: number;
+  },
+): Promise<T> {
+  const call = callSignal(options.context.signal, options.timeoutMs);
+  try {
+    const response = await send(
+      transport,
+      buildRequest(transport, path, body, options.context, call.signal),
+      call,
+    );
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch (error) {
+      if (call.signal.aborted && !call.timedOut()) throw error;
+      throw new StepError(stepLabel(transport), "its reply was not JSON", {
+        cause: error,
+        timeout: call.timedOut(),
+      });
+    }
+    const parsed = options.schema.safeParse(json);
+    if (!parsed.success) {
+      throw new StepError(stepLabel(transport), "its reply did not match the route's contract", {
+        cause: parsed.error,
+      });
+    }
+    return parsed.data;
+  } finally {
+    call.dispose();
+  }
+}
+
+/**
+ * POSTs `body` to one of the step's event-stream routes and yields its events
+ * as they arrive. An `error` event becomes a `StepError`; a stream that ends
+ * without `done` is a failure too. Leaving the loop early cancels the stream,
+ * which the step sees as its caller going away.
+ */
+export async function* streamStep(
+  transport: StepTransport,
+  path: string,
+  body: unknown,
+  options: { context: Pick<StepContext, "headers" | "signal">; timeoutMs: number },
+): AsyncGenerator<ServerSentEvent> {
+  const call = callSignal(options.context.signal, options.timeoutMs);
+  try {
+    const response = await send(
+      transport,
+      buildRequest(transport, path, body, options.context, call.signal),
+      call,
+    );
+    if (!response.body) throw new StepError(stepLabel(transport), "its reply had no body");
+    let done = false;
+    try {
+      for await (const event of readServerSentEvents(response.body)) {
+        call.arm();
+        if (event.event === "done") {
+          done = true;
+          break;
+        }
+        if (event.event === "error") {
+          const data = event.data as { message?: unknown } | undefined;
+          throw new StepError(
+            stepLabel(transport),
+            typeof data?.message === "string" ? data.message : "it sent an error event",
+          );
+        }
+        yield event;
+      }
+    } catch (error) {
+      if (error instanceof StepError || (call.signal.aborted && !call.timedOut())) throw error;
+      throw new StepError(
+        stepLabel(transport),
+        call.timedOut() ? "its stream stalled" : "its stream broke",
+        { cause: error, timeout: call.timedOut(), isRetryable: true },
+      );
+    }
+    if (!done) throw new StepError(stepLabel(transport), "its stream ended before done");
+  } finally {
+    call.dispose();
+  }
+}

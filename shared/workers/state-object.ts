@@ -1,0 +1,233 @@
+import { z } from "zod";
+import { InvalidRequestError, NotFoundError, toErrorBody } from "../errors.ts";
+import { validate } from "../http/validate.ts";
+import { metadataFilterSchema, searchModeSchema } from "../schemas.ts";
+import { LocalIndex } from "../vector/local.ts";
+import type { IndexedChunk } from "../vector/port.ts";
+import type { DurableObjectState, SqlStorage } from "./durable-object.ts";
+
+/**
+ * The cache keeps at most this many entries. Keys include query and prompt
+ * hashes, so the key space never stops growing, and a TTL only removes an entry
+ * that someone reads again: without a bound the object's storage (capped, and
+ * billed) would fill with entries nobody asks for.
+ */
+const MAX_CACHE_ENTRIES = 20_000;
+
+const TABLES = `
+  CREATE TABLE IF NOT EXISTS chunks (
+    namespace TEXT NOT NULL,
+    id TEXT NOT NULL,
+    doc_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (namespace, id)
+  );
+  CREATE INDEX IF NOT EXISTS chunks_by_document ON chunks (namespace, doc_id);
+  CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER);
+`;
+
+const namespace = z.string().min(1);
+const metadata = z.looseObject({ doc_id: z.string(), chunk_index: z.number() });
+const chunk = z.object({
+  id: z.string().min(1),
+  text: z.string(),
+  vector: z.array(z.number()),
+  metadata,
+});
+const bodies = {
+  upsert: z.object({ namespace, chunks: z.array(chunk) }),
+  query: z.object({
+    query: z.object({
+      text: z.string(),
+      vector: z.array(z.number()).exactOptional(),
+      mode: searchModeSchema,
+      topK: z.number().int(),
+      filter: metadataFilterSchema.exactOptional(),
+      namespace,
+    }),
+  }),
+  document: z.object({ namespace, docId: z.string() }),
+  namespace: z.object({ namespace }),
+  key: z.object({ key: z.string() }),
+  set: z.object({ key: z.string(), value: z.json(), ttlSeconds: z.number().exactOptional() }),
+};
+const storedChunk = z.object({
+  namespace: z.string(),
+  id: z.string(),
+  text: z.string(),
+  metadata: z.string().transform((text) => metadata.parse(JSON.parse(text))),
+  vector: z.instanceof(ArrayBuffer).transform((blob) => Array.from(new Float32Array(blob))),
+});
+
+/** The operations a Worker sends as `POST https://state/<op>` with a JSON body. */
+export type StateOp =
+  | "index.upsert"
+  | "index.query"
+  | "index.deleteDocument"
+  | "index.count"
+  | "cache.get"
+  | "cache.set"
+  | "cache.delete";
+
+/**
+ * The Durable Object that holds sift's embedded index and cache for every
+ * Worker bound to it (in SQLite storage, so they outlive isolates and deploys).
+ * SQLite is the truth; a decoded `LocalIndex` is kept in memory between
+ * requests so a search does not reload every vector. Workers reach it through
+ * `DurableObjectIndex` and `DurableObjectCache` (state-client.ts).
+ */
+export class SiftState {
+  readonly #sql: SqlStorage;
+  readonly #transaction: <T>(fn: () => T) => T;
+  #index: Promise<LocalIndex> | undefined;
+
+  constructor(ctx: DurableObjectState, _env: unknown) {
+    this.#sql = ctx.storage.sql;
+    this.#transaction = (fn) => ctx.storage.transactionSync(fn);
+    // exec is synchronous, but a failed set-up inside blockConcurrencyWhile
+    // resets the object instead of letting requests meet missing tables.
+    ctx.blockConcurrencyWhile(() => {
+      this.#sql.exec(TABLES);
+      return Promise.resolve();
+    });
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    try {
+      const body = await request.json().catch(() => {
+        throw new InvalidRequestError("body: must be valid JSON");
+      });
+      return Response.json(await this.#run(new URL(request.url).pathname.slice(1), body));
+    } catch (error) {
+      const { status, body } = toErrorBody(error);
+      if (status >= 500) console.error("SiftState:", error);
+      return Response.json(body, { status });
+    }
+  }
+
+  async #run(op: string, body: unknown): Promise<unknown> {
+    switch (op as StateOp) {
+      case "index.upsert": {
+        const { namespace, chunks } = validate(bodies.upsert, body);
+        await this.#upsert(namespace, chunks);
+        return {};
+      }
+      case "index.query":
+        return { hits: await (await this.#loadIndex()).query(validate(bodies.query, body).query) };
+      case "index.deleteDocument": {
+        const { namespace, docId } = validate(bodies.document, body);
+        return { deleted: await this.#deleteDocument(namespace, docId) };
+      }
+      case "index.count":
+        return { count: await (await this.#loadIndex()).count(validate(bodies.namespace, body)) };
+      case "cache.get":
+        return this.#cacheGet(validate(bodies.key, body).key);
+      case "cache.set": {
+        const { key, value, ttlSeconds } = validate(bodies.set, body);
+        this.#cacheSet(key, value, ttlSeconds);
+        return {};
+      }
+      case "cache.delete":
+        this.#sql.exec("DELETE FROM cache WHERE key = ?", validate(bodies.key, body).key);
+        return {};
+      default:
+        throw new NotFoundError(`Unknown state operation: ${op}`);
+    }
+  }
+
+  /** Storage first, in one transaction; memory only once storage has it. */
+  async #upsert(namespace: string, chunks: IndexedChunk[]): Promise<void> {
+    this.#transaction(() => {
+      for (const { id, text, vector, metadata } of chunks) {
+        this.#sql.exec(
+          "INSERT OR REPLACE INTO chunks (namespace, id, doc_id, text, metadata, vector) " +
+            "VALUES (?, ?, ?, ?, ?, ?)",
+          namespace,
+          id,
+          metadata.doc_id,
+          text,
+          JSON.stringify(metadata),
+          Float32Array.from(vector).buffer,
+        );
+      }
+    });
+    await this.#applyToMemory((index) => index.upsert(chunks, { namespace }));
+  }
+
+  async #deleteDocument(namespace: string, docId: string): Promise<number> {
+    const deleted = this.#sql.exec(
+      "DELETE FROM chunks WHERE namespace = ? AND doc_id = ? RETURNING id",
+      namespace,
+      docId,
+    ).toArray().length;
+    await this.#applyToMemory((index) => index.deleteDocument(docId, { namespace }));
+    return deleted;
+  }
+
+  /**
+   * Updates the in-memory index if it was loaded (if not, the first search
+   * loads what storage now holds). Should the update fail, the copy is dropped
+   * and reloaded from storage, so memory never disagrees with SQLite.
+   */
+  async #applyToMemory(change: (index: LocalIndex) => Promise<unknown>): Promise<void> {
+    const loaded = this.#index;
+    if (!loaded) return;
+    try {
+      await change(await loaded);
+    } catch (error) {
+      if (this.#index === loaded) this.#index = undefined;
+      throw error;
+    }
+  }
+
+  #loadIndex(): Promise<LocalIndex> {
+    const loading = this.#index ??= (async () => {
+      const byNamespace = new Map<string, IndexedChunk[]>();
+      const rows = this.#sql.exec("SELECT namespace, id, text, metadata, vector FROM chunks");
+      for (const row of rows.toArray()) {
+        const { namespace, ...chunk } = storedChunk.parse(row);
+        const chunks = byNamespace.get(namespace) ?? [];
+        if (chunks.push(chunk) === 1) byNamespace.set(namespace, chunks);
+      }
+      const index = new LocalIndex();
+      for (const [namespace, chunks] of byNamespace) await index.upsert(chunks, { namespace });
+      return index;
+    })();
+    // A failed load is not cached: the next request tries again.
+    loading.catch(() => {
+      if (this.#index === loading) this.#index = undefined;
+    });
+    return loading;
+  }
+
+  #cacheGet(key: string): { hit: false } | { hit: true; value: unknown } {
+    const row = this.#sql.exec<{ value: string; expires_at: number | null }>(
+      "SELECT value, expires_at FROM cache WHERE key = ?",
+      key,
+    ).toArray()[0];
+    if (!row) return { hit: false };
+    if (row.expires_at !== null && row.expires_at <= Date.now()) {
+      this.#sql.exec("DELETE FROM cache WHERE key = ?", key);
+      return { hit: false };
+    }
+    return { hit: true, value: JSON.parse(row.value) };
+  }
+
+  #cacheSet(key: string, value: unknown, ttlSeconds: number | undefined): void {
+    const expiresAt = ttlSeconds === undefined ? null : Date.now() + ttlSeconds * 1000;
+    this.#transaction(() => {
+      const { rowid } = this.#sql.exec<{ rowid: number }>(
+        "INSERT OR REPLACE INTO cache (key, value, expires_at) VALUES (?, ?, ?) RETURNING rowid",
+        key,
+        JSON.stringify(value),
+        expiresAt,
+      ).one();
+      // REPLACE gives a rewritten key a new rowid above every other, so the
+      // newest MAX_CACHE_ENTRIES writes are exactly the rows above this one:
+      // eviction costs only the rows it removes.
+      this.#sql.exec("DELETE FROM cache WHERE rowid <= ?", rowid - MAX_CACHE_ENTRIES);
+    });
+  }
+}
