@@ -1,6 +1,23 @@
 import { Runtime } from "../../shared/runtime.ts";
 import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { runNightly } from "./scheduled-entry.ts";
 import { createEvaluateServer } from "./server.ts";
 
-/** The evaluate function deployed alone (`sift-evaluate`): index and cache in the shared Durable Object. */
-export default createEvaluateServer(new Runtime({ state: stateFromBindings }));
+const runtime = new Runtime({ state: stateFromBindings });
+const app = createEvaluateServer(runtime);
+
+/**
+ * The evaluate function deployed alone (`sift-evaluate`): checkpoints and
+ * reports in the shared Durable Object, the pipeline and the judges reached
+ * through its ORCHESTRATOR and JUDGE bindings, the nightly run on its cron.
+ */
+export default {
+  fetch: app.fetch,
+  scheduled(
+    _controller: unknown,
+    env: Record<string, unknown>,
+    ctx: { waitUntil(work: Promise<unknown>): void },
+  ): void {
+    ctx.waitUntil(runNightly(app, runtime, ["EVALUATE"], env));
+  },
+};

@@ -16,11 +16,17 @@ export type RunningService = {
   [Symbol.asyncDispose]: () => Promise<void>;
 };
 
-/** Runs `deno run main.ts` with the given env and waits until `/healthz` answers. */
-export async function startService(env: Record<string, string>): Promise<RunningService> {
+/**
+ * Runs `deno run main.ts` (or another entry, e.g. `["scripts/serve.ts", "fuse"]`)
+ * with the given env and waits until `/healthz` answers.
+ */
+export async function startService(
+  env: Record<string, string>,
+  entry: string[] = ["main.ts"],
+): Promise<RunningService> {
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "main.ts"],
+    args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", ...entry],
     cwd: ROOT,
     env: { ...env, PORT: String(port), NO_COLOR: "1" },
     stdout: "piped",
