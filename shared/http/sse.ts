@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { toErrorBody } from "../errors.ts";
+import { StepError } from "../steps/call.ts";
 
 export type SendEvent = (event: string, data: unknown) => Promise<void>;
 
@@ -8,7 +9,8 @@ export type SendEvent = (event: string, data: unknown) => Promise<void>;
  * A `text/event-stream` response that runs `produce` with a signal that
  * aborts when the client goes away, so upstream LLM calls are cancelled too.
  * Validate before calling this: once the stream is open the status is 200.
- * A failure after that becomes an `error` event (the public message only);
+ * A failure after that becomes an `error` event (the public message only,
+ * and the step's name when a step failed);
  * the stream always ends with `done`.
  */
 export function eventStream(
@@ -29,7 +31,9 @@ export function eventStream(
     } catch (error) {
       if (controller.signal.aborted) return;
       console.error(`${c.req.method} ${c.req.path} stream failed:`, error);
-      await send("error", toErrorBody(error).body.error);
+      // A failed step is named, so a caller knows which function to look at.
+      const step = error instanceof StepError ? { step: error.step } : {};
+      await send("error", { ...toErrorBody(error).body.error, ...step });
     } finally {
       c.req.raw.signal.removeEventListener("abort", abort);
     }

@@ -91,14 +91,17 @@ async function failureOf(response: Response): Promise<string> {
   return `HTTP ${response.status}`;
 }
 
+/** POSTs `body` to the step; a failure to reach it or a non-2xx reply is a `StepError`. */
 async function send(
   transport: StepTransport,
-  request: Request,
+  path: string,
+  body: unknown,
+  context: Pick<StepContext, "headers">,
   call: ReturnType<typeof callSignal>,
 ): Promise<Response> {
   let response: Response;
   try {
-    response = await transport.fetch(request);
+    response = await transport.fetch(buildRequest(transport, path, body, context, call.signal));
   } catch (error) {
     if (call.signal.aborted && !call.timedOut()) throw error; // the caller left
     throw new StepError(
@@ -132,11 +135,7 @@ export async function callStep<T>(
 ): Promise<T> {
   const call = callSignal(options.context.signal, options.timeoutMs);
   try {
-    const response = await send(
-      transport,
-      buildRequest(transport, path, body, options.context, call.signal),
-      call,
-    );
+    const response = await send(transport, path, body, options.context, call);
     let json: unknown;
     try {
       json = await response.json();
@@ -173,11 +172,7 @@ export async function* streamStep(
 ): AsyncGenerator<ServerSentEvent> {
   const call = callSignal(options.context.signal, options.timeoutMs);
   try {
-    const response = await send(
-      transport,
-      buildRequest(transport, path, body, options.context, call.signal),
-      call,
-    );
+    const response = await send(transport, path, body, options.context, call);
     if (!response.body) throw new StepError(stepLabel(transport), "its reply had no body");
     let done = false;
     try {

@@ -8,22 +8,28 @@ import {
   startEndlessUpstream,
 } from "../helpers/endless_upstream.ts";
 
-const QUERY = JSON.stringify({ query: "What is reciprocal rank fusion?" });
+/** Asks a question, leaves at the first answer token, and says whether the LLM stream stopped. */
+async function leaveMidAnswer(
+  app: ReturnType<typeof createSiftApp>,
+  env: Record<string, string>,
+  upstream: ReturnType<typeof startEndlessUpstream>,
+): Promise<"cancelled" | "timeout"> {
+  const response = await app.request("/v1/query", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: "What is reciprocal rank fusion?" }),
+  }, env);
+  assert.equal(response.status, 200);
+  await leaveAfterFirstDelta(response.body!);
+  return await cancelledWithin(upstream, 3000);
+}
 
 Deno.test("a client that leaves /v1/query mid-answer cancels the upstream LLM stream (in-process)", async () => {
   const upstream = startEndlessUpstream();
   try {
-    const app = createSiftApp();
     const env = { LLM_BASE_URL: upstream.baseURL, LLM_API_KEY: "test" };
-    const response = await app.request("/v1/query", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: QUERY,
-    }, env);
-    assert.equal(response.status, 200);
-    await leaveAfterFirstDelta(response.body!);
     assert.equal(
-      await cancelledWithin(upstream, 3000),
+      await leaveMidAnswer(createSiftApp(), env, upstream),
       "cancelled",
       "the upstream stream was still being read 3 s after the client left",
     );
@@ -44,17 +50,9 @@ Deno.test("a client that leaves /v1/query mid-answer stops the answer function's
     return answerApp.fetch(request, llm);
   });
   try {
-    const app = createSiftApp();
     const env = { ...llm, STEP_URL_ANSWER: `http://127.0.0.1:${answerServer.addr.port}` };
-    const response = await app.request("/v1/query", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: QUERY,
-    }, env);
-    assert.equal(response.status, 200);
-    await leaveAfterFirstDelta(response.body!);
     assert.equal(
-      await cancelledWithin(upstream, 3000),
+      await leaveMidAnswer(createSiftApp(), env, upstream),
       "cancelled",
       "the answer function's upstream stream was still being read 3 s after the client left",
     );

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
-import { delay, pgrep, startWranglerDev, type WranglerDev } from "./wrangler_dev.ts";
+import { delay, pgrep, startWranglerDev, type WranglerDev } from "../../scripts/wrangler-dev.ts";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/state/", import.meta.url));
 const CONFIGS = [`${FIXTURES}owner.toml`, `${FIXTURES}other.toml`];

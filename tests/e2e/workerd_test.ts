@@ -5,7 +5,7 @@
  * workerd: ~5-15 s), so it starts one wrangler for all its steps.
  */
 import assert from "node:assert/strict";
-import { pgrep, startWranglerDev, type WranglerDev } from "./wrangler_dev.ts";
+import { pgrep, startWranglerDev, type WranglerDev } from "../../scripts/wrangler-dev.ts";
 
 /** Paced so answer tokens are tens of milliseconds apart: a buffered body would show it. */
 const OFFLINE_MODEL_LATENCY = "ttft=20ms,tps=200";

@@ -16,7 +16,7 @@ import {
   leaveAfterFirstDelta,
   startEndlessUpstream,
 } from "../helpers/endless_upstream.ts";
-import { pgrep, startWranglerDev, type WranglerDev } from "./wrangler_dev.ts";
+import { pgrep, startWranglerDev, type WranglerDev } from "../../scripts/wrangler-dev.ts";
 
 const PROJECT_DIR = fileURLToPath(new URL("../../", import.meta.url));
 const SENTINEL = "ENDLESS-ANSWER";

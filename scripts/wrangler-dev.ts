@@ -14,7 +14,7 @@
  */
 import { fileURLToPath } from "node:url";
 
-const PROJECT_DIR = fileURLToPath(new URL("../../", import.meta.url));
+const PROJECT_DIR = fileURLToPath(new URL("../", import.meta.url));
 const WRANGLER = "npm:wrangler@4.156.0";
 const STARTUP_DEADLINE_MS = 90_000;
 const REQUEST_TIMEOUT_MS = 30_000;
