@@ -23,6 +23,7 @@ export const WORKER_CONFIGS = [
   "functions/answer/wrangler.toml",
   "functions/judge/wrangler.toml",
   "functions/evaluate/wrangler.toml",
+  "workers/state/wrangler.toml",
 ];
 
 /** Cloudflare's limit for a Worker's compressed size on the paid plan. */

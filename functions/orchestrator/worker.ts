@@ -2,8 +2,5 @@ import { Runtime } from "../../shared/runtime.ts";
 import { stateFromBindings } from "../../shared/workers/state-client.ts";
 import { createOrchestratorServer } from "./server.ts";
 
-/** The Durable Object that holds the embedded index and cache for every sift Worker. */
-export { SiftState } from "../../shared/workers/state-object.ts";
-
 /** The orchestrator Worker (`sift`): the whole public API, composed over service bindings. */
 export default createOrchestratorServer(new Runtime({ state: stateFromBindings }));
