@@ -3,7 +3,7 @@ import type { CacheStore } from "../cache/port.ts";
 import { InvalidRequestError, SiftError } from "../errors.ts";
 import type { IndexedChunk, SearchHit, VectorIndex, VectorQuery } from "../vector/port.ts";
 import type { DurableObjectNamespace } from "./durable-object.ts";
-import type { StateOp } from "./state-object.ts";
+import type { StateOp } from "./state-protocol.ts";
 
 /** Every Worker asks for the object by this name, so they all reach the same one. */
 const OBJECT_NAME = "sift";

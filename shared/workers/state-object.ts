@@ -1,10 +1,9 @@
-import { z } from "zod";
 import { InvalidRequestError, NotFoundError, toErrorBody } from "../errors.ts";
 import { validate } from "../http/validate.ts";
-import { metadataFilterSchema, searchModeSchema } from "../schemas.ts";
 import { LocalIndex } from "../vector/local.ts";
 import type { IndexedChunk } from "../vector/port.ts";
 import type { DurableObjectState, SqlStorage } from "./durable-object.ts";
+import { bodies, type StateOp, storedChunk } from "./state-protocol.ts";
 
 /**
  * The cache keeps at most this many entries. Keys include query and prompt
@@ -27,49 +26,6 @@ const TABLES = `
   CREATE INDEX IF NOT EXISTS chunks_by_document ON chunks (namespace, doc_id);
   CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER);
 `;
-
-const namespace = z.string().min(1);
-const metadata = z.looseObject({ doc_id: z.string(), chunk_index: z.number() });
-const chunk = z.object({
-  id: z.string().min(1),
-  text: z.string(),
-  vector: z.array(z.number()),
-  metadata,
-});
-const bodies = {
-  upsert: z.object({ namespace, chunks: z.array(chunk) }),
-  query: z.object({
-    query: z.object({
-      text: z.string(),
-      vector: z.array(z.number()).exactOptional(),
-      mode: searchModeSchema,
-      topK: z.number().int(),
-      filter: metadataFilterSchema.exactOptional(),
-      namespace,
-    }),
-  }),
-  document: z.object({ namespace, docId: z.string() }),
-  namespace: z.object({ namespace }),
-  key: z.object({ key: z.string() }),
-  set: z.object({ key: z.string(), value: z.json(), ttlSeconds: z.number().exactOptional() }),
-};
-const storedChunk = z.object({
-  namespace: z.string(),
-  id: z.string(),
-  text: z.string(),
-  metadata: z.string().transform((text) => metadata.parse(JSON.parse(text))),
-  vector: z.instanceof(ArrayBuffer).transform((blob) => Array.from(new Float32Array(blob))),
-});
-
-/** The operations a Worker sends as `POST https://state/<op>` with a JSON body. */
-export type StateOp =
-  | "index.upsert"
-  | "index.query"
-  | "index.deleteDocument"
-  | "index.count"
-  | "cache.get"
-  | "cache.set"
-  | "cache.delete";
 
 /**
  * The Durable Object that holds sift's embedded index and cache for every

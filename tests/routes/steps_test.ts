@@ -6,9 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
+import { ROUTE_OWNERS } from "../../functions/orchestrator/forward.ts";
 import { createOrchestratorServer } from "../../functions/orchestrator/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { readEvents } from "./helpers.ts";
+import { readEvents, withoutErrorLogs } from "./helpers.ts";
 
 type Recorded = { path: string; authorization: string | null; requestId: string | null };
 
@@ -77,7 +78,8 @@ Deno.test("a remote step that fails gives an error event naming the step, then d
       pipeline: { rerank: { strategy: "one-turn" } },
     }),
   }, { STEP_URL_RERANK: rerank.url });
-  const events = await readEvents(response);
+  // The failure is logged on purpose; the test reads the stream, not the log.
+  const events = await withoutErrorLogs(() => readEvents(response));
   assert.deepEqual(events.map((event) => event.event), ["retrieval-end", "error", "done"]);
   const error = events[1]!.data as { type: string; message: string; step?: string };
   assert.equal(error.type, "upstream_error");
@@ -92,7 +94,7 @@ Deno.test("a remote step that does not answer in STEP_TIMEOUT_MS is a timeout na
     const app = createSiftApp();
     const started = performance.now();
     const response = await query(app, { STEP_URL_FUSE: fuse.url, STEP_TIMEOUT_MS: "200" });
-    const events = await readEvents(response);
+    const events = await withoutErrorLogs(() => readEvents(response));
     assert.deepEqual(events.map((event) => event.event), ["error", "done"]);
     const error = events[0]!.data as { type: string; message: string; step?: string };
     assert.equal(error.type, "timeout");
@@ -142,4 +144,18 @@ Deno.test("the orchestrator alone forwards the routes it does not compose to the
   assert.equal(fuse.recorded[0]!.path, "/v1/fuse");
   const missing = await orchestrator.request("/v1/nothing", {}, {});
   assert.equal(missing.status, 404);
+});
+
+Deno.test("every public route of the all-in-one app has an owner the orchestrator forwards to", () => {
+  const owned = (path: string) =>
+    ROUTE_OWNERS.some((owner) =>
+      owner.path === path ||
+      (owner.path.endsWith("/*") && path.startsWith(owner.path.slice(0, -1)))
+    );
+  const routes = createSiftApp().routes
+    .filter((route) => route.method !== "ALL" && route.path !== "/healthz")
+    .map((route) => route.path);
+  assert.ok(routes.length > 15, routes.join(", "));
+  const orphans = routes.filter((path) => path !== "/v1/query" && !owned(path));
+  assert.deepEqual(orphans, []);
 });
