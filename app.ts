@@ -10,7 +10,7 @@ import { mountRerank } from "./functions/rerank/app.ts";
 import { createServer } from "./shared/http/server.ts";
 import { Runtime } from "./shared/runtime.ts";
 import { STEP_NAMES } from "./shared/steps/names.ts";
-import type { SnapshotStore } from "./shared/vector/snapshot.ts";
+import type { IndexLog } from "./shared/vector/local/log.ts";
 
 /** The all-in-one app bundles every function, so every step can run in-process. */
 export const ALL_IN_ONE_SERVES = STEP_NAMES;
@@ -20,7 +20,7 @@ export const ALL_IN_ONE_SERVES = STEP_NAMES;
  * all-in-one Worker. Steps run in-process unless a binding or `STEP_URL_*`
  * sends them elsewhere.
  */
-export function createSiftApp(options: { snapshot?: SnapshotStore; runtime?: Runtime } = {}) {
+export function createSiftApp(options: { log?: IndexLog; runtime?: Runtime } = {}) {
   return createServer({
     runtime: options.runtime ?? new Runtime(options),
     mounts: [

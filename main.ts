@@ -6,7 +6,7 @@
 import { ALL_IN_ONE_SERVES, createSiftApp } from "./app.ts";
 import { runNightly } from "./functions/evaluate/scheduled-entry.ts";
 import { readConfig } from "./shared/config.ts";
-import { FileSnapshotStore } from "./shared/deno/file-snapshot.ts";
+import { indexLogIn } from "./shared/deno/data-dir.ts";
 import { ConfigError } from "./shared/errors.ts";
 import { Runtime } from "./shared/runtime.ts";
 
@@ -25,7 +25,7 @@ function startupConfig() {
 if (import.meta.main) {
   const config = startupConfig();
   const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
-  const runtime = new Runtime({ snapshot: new FileSnapshotStore(`${dataDir}/index.json`) });
+  const runtime = new Runtime({ log: indexLogIn(dataDir) });
   const app = createSiftApp({ runtime });
   const providers = runtime.deps(config).providers;
   // The nightly evaluation: history and regression flags in the cache store (see README).

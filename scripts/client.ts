@@ -1,12 +1,12 @@
 import { createSiftApp } from "../app.ts";
-import { FileSnapshotStore } from "../shared/deno/file-snapshot.ts";
+import { indexLogIn } from "../shared/deno/data-dir.ts";
 
 export type SiftFetch = (path: string, init?: RequestInit) => Promise<Response>;
 
 /**
  * Talks to a running sift (`SIFT_URL`, default http://127.0.0.1:8787), or,
  * when none answers there and `SIFT_URL` is unset, to the same app run
- * in-process over the same `.data/` snapshot, so the terminal commands work
+ * in-process over the same `.data/` index log, so the terminal commands work
  * with or without `deno task start` running.
  */
 export async function connect(): Promise<{ fetch: SiftFetch; where: string }> {
@@ -30,7 +30,7 @@ export async function connect(): Promise<{ fetch: SiftFetch; where: string }> {
     if (explicit) throw new Error(`No sift answers at ${base}: ${(error as Error).message}`);
   }
   const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
-  const app = createSiftApp({ snapshot: new FileSnapshotStore(`${dataDir}/index.json`) });
+  const app = createSiftApp({ log: indexLogIn(dataDir) });
   const env = Deno.env.toObject();
   return {
     fetch: async (path, init) =>

@@ -10,7 +10,7 @@
  */
 import { ResilientCache } from "../shared/cache/resilient.ts";
 import { readConfig } from "../shared/config.ts";
-import { FileSnapshotStore } from "../shared/deno/file-snapshot.ts";
+import { indexLogIn } from "../shared/deno/data-dir.ts";
 import { namespaceFor, parseCliArgs, USAGE } from "./eval/cli-args.ts";
 import { parseQuestionsJsonl } from "../functions/evaluate/dataset.ts";
 import { fileCheckpointStore } from "./eval/file-checkpoints.ts";
@@ -63,7 +63,7 @@ const namespace = options.namespace ?? namespaceFor(dataset.name);
 const env = Deno.env.toObject();
 const config = readConfig(env);
 const dataDir = env.SIFT_DATA_DIR ?? ".data";
-const runtime = new Runtime({ snapshot: new FileSnapshotStore(`${dataDir}/index.json`) });
+const runtime = new Runtime({ log: indexLogIn(dataDir) });
 let deps = runtime.deps(config);
 // The pipeline and the judges run in this process, on their public routes, as a server runs them.
 const app = createSiftApp({ runtime });

@@ -8,7 +8,7 @@ import { createLlmClient, type LlmContext, type OfflineFetch } from "./llm/clien
 import { createOfflineModel } from "./llm/offline/model.ts";
 import { LocalIndex } from "./vector/local.ts";
 import type { VectorIndex } from "./vector/port.ts";
-import type { SnapshotStore } from "./vector/snapshot.ts";
+import type { IndexLog } from "./vector/local/log.ts";
 import { UpstashVectorIndex } from "./vector/upstash.ts";
 import type { CacheStore } from "./cache/port.ts";
 
@@ -42,7 +42,7 @@ export type Deps = {
  * Workers).
  */
 export class Runtime {
-  readonly #snapshot: SnapshotStore | undefined;
+  readonly #log: IndexLog | undefined;
   readonly #state: StateFromEnv | undefined;
   #localIndex: LocalIndex | undefined;
   #memoryCache: MemoryCache | undefined;
@@ -52,11 +52,11 @@ export class Runtime {
   #lastConfig: Config | undefined;
 
   /**
-   * `snapshot`: where the in-process index persists (Deno). `state`: shared
+   * `log`: where the in-process index persists (Deno). `state`: shared
    * state in the environment, preferred over isolate memory (Workers).
    */
-  constructor(options: { snapshot?: SnapshotStore; state?: StateFromEnv } = {}) {
-    this.#snapshot = options.snapshot;
+  constructor(options: { log?: IndexLog; state?: StateFromEnv } = {}) {
+    this.#log = options.log;
     this.#state = options.state;
   }
 
@@ -80,7 +80,7 @@ export class Runtime {
     });
     const state = config.vector && config.redis ? undefined : this.#state?.(env);
     const index = config.vector ? new UpstashVectorIndex(config.vector) : state?.index ??
-      (this.#localIndex ??= new LocalIndex(this.#snapshot ? { snapshot: this.#snapshot } : {}));
+      (this.#localIndex ??= new LocalIndex(this.#log ? { log: this.#log } : {}));
     const store = config.redis
       ? new UpstashRedisCache(config.redis)
       : state?.cache ?? (this.#memoryCache ??= new MemoryCache());

@@ -90,10 +90,10 @@ export async function ingestDocuments(
     ...chunk,
     vector: vectors[position]!,
   }));
-  for (const document of chunked) {
-    await deps.index.deleteDocument(document.id, { namespace: input.namespace });
-  }
-  await deps.index.upsert(chunks, { namespace: input.namespace });
+  // One replace: the new chunks never go missing, the old ones never linger.
+  await deps.index.replaceDocuments(chunked.map((document) => document.id), chunks, {
+    namespace: input.namespace,
+  });
   return {
     namespace: input.namespace,
     documents: chunked.map((document) => ({ id: document.id, chunks: document.chunks.length })),

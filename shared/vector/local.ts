@@ -1,92 +1,82 @@
-import { Bm25Index } from "../search/bm25.ts";
-import { matchesFilter } from "../search/filter.ts";
-import { reciprocalRankFusion } from "../search/rrf.ts";
-import { z } from "zod";
 import { InvalidRequestError, SiftError } from "../errors.ts";
-import {
-  type IndexedChunk,
-  searchableText,
-  type SearchHit,
-  type VectorIndex,
-  type VectorQuery,
-} from "./port.ts";
-import type { SnapshotStore } from "./snapshot.ts";
+import { reciprocalRankFusion } from "../search/rrf.ts";
+import type { IndexLog } from "./local/log.ts";
+import { NamespaceIndex } from "./local/namespace.ts";
+import { normalized, prepareChunk } from "./local/prepared.ts";
+import type { IndexRecord } from "./local/record.ts";
+import type { IndexedChunk, SearchHit, VectorIndex, VectorQuery } from "./port.ts";
 
-type StoredChunk = Omit<IndexedChunk, "vector"> & { vector: Float32Array };
-
-class Namespace {
-  readonly chunks = new Map<string, StoredChunk>();
-  readonly bm25 = new Bm25Index();
-
-  put(chunk: IndexedChunk): void {
-    this.chunks.set(chunk.id, { ...chunk, vector: normalize(chunk.vector) });
-    this.bm25.add(chunk.id, searchableText(chunk));
-  }
-
-  remove(id: string): void {
-    this.chunks.delete(id);
-    this.bm25.remove(id);
-  }
-}
-
-function normalize(vector: number[]): Float32Array {
-  let norm = 0;
-  for (const value of vector) norm += value * value;
-  norm = Math.sqrt(norm) || 1;
-  return Float32Array.from(vector, (value) => value / norm);
-}
-
-const snapshotSchema = z.object({
-  version: z.literal(1),
-  namespaces: z.record(
-    z.string(),
-    z.array(z.object({
-      id: z.string(),
-      text: z.string(),
-      vector: z.array(z.number()),
-      metadata: z.looseObject({ doc_id: z.string(), chunk_index: z.number() }),
-    })),
-  ),
-});
-type Snapshot = z.infer<typeof snapshotSchema>;
+/** Chunks per record when the log is rewritten: small frames keep the event loop free. */
+const COMPACTION_BATCH = 256;
 
 /**
- * The embedded vector index: brute-force cosine for dense, BM25 for sparse,
- * and reciprocal rank fusion of both for hybrid. Fine for tens of thousands of
- * chunks; past that, use Upstash Vector. With a `SnapshotStore` every change is
- * written through, so ingested documents survive a restart.
+ * The embedded vector index: dense cosine over sparse postings, BM25, and
+ * reciprocal rank fusion of both for hybrid. With an `IndexLog`, every change
+ * is one appended record, durable before it is applied or acknowledged, so a
+ * write costs what it writes and a crash loses nothing acknowledged. Once
+ * superseded chunks outnumber live ones the log is rewritten from the live
+ * state, so it stays proportional to what the index holds.
  */
 export class LocalIndex implements VectorIndex {
   readonly name = "local";
-  readonly #namespaces = new Map<string, Namespace>();
-  readonly #snapshot: SnapshotStore | undefined;
+  readonly #namespaces = new Map<string, NamespaceIndex>();
+  readonly #log: IndexLog | undefined;
   #loaded: Promise<void> | undefined;
-  #saving: Promise<void> = Promise.resolve();
+  #writing: Promise<void> = Promise.resolve();
+  /** Chunks the log holds that a later record removed or replaced. */
+  #superseded = 0;
 
-  constructor(options: { snapshot?: SnapshotStore } = {}) {
-    this.#snapshot = options.snapshot;
+  constructor(options: { log?: IndexLog } = {}) {
+    this.#log = options.log;
   }
 
   async upsert(chunks: IndexedChunk[], options: { namespace: string }): Promise<void> {
+    await this.replaceDocuments([], chunks, options);
+  }
+
+  /** Each of `docIds` ends with exactly its chunks in `chunks`, in one durable record. */
+  async replaceDocuments(
+    docIds: string[],
+    chunks: IndexedChunk[],
+    options: { namespace: string },
+  ): Promise<void> {
     await this.#load();
-    const namespace = this.#namespace(options.namespace, true)!;
-    for (const chunk of chunks) namespace.put(chunk);
-    await this.#save();
+    const put = chunks.map(prepareChunk);
+    this.#checkDimensions(options.namespace, put.map((chunk) => chunk.dimensions));
+    await this.#commit({ namespace: options.namespace, remove: docIds, put });
+  }
+
+  async deleteDocument(docId: string, options: { namespace: string }): Promise<number> {
+    await this.#load();
+    const namespace = this.#namespaces.get(options.namespace);
+    const before = namespace?.size ?? 0;
+    if (!namespace || !namespace.hasDocument(docId)) return 0;
+    await this.#commit({ namespace: options.namespace, remove: [docId], put: [] });
+    return before - namespace.size;
+  }
+
+  async count(options: { namespace: string }): Promise<number> {
+    await this.#load();
+    return this.#namespaces.get(options.namespace)?.size ?? 0;
   }
 
   async query(query: VectorQuery): Promise<SearchHit[]> {
     await this.#load();
-    const namespace = this.#namespace(query.namespace, false);
+    const namespace = this.#namespaces.get(query.namespace);
     if (!namespace || query.topK <= 0) return [];
-    const accept = (id: string) =>
-      matchesFilter(namespace.chunks.get(id)?.metadata ?? {}, query.filter);
     // Fusion needs more than topK from each side: a chunk ranked 30th by both
     // can beat one ranked 1st by only one of them.
     const candidates = query.mode === "hybrid" ? Math.max(query.topK * 5, 50) : query.topK;
-    const dense = query.mode === "sparse" ? [] : this.#dense(namespace, query, candidates, accept);
+    let dense: { id: string; score: number }[] = [];
+    if (query.mode !== "sparse") {
+      if (!query.vector) {
+        throw new InvalidRequestError("vector: required for dense and hybrid search");
+      }
+      dense = namespace.dense(normalized(query.vector), candidates, query.filter);
+    }
     const sparse = query.mode === "dense"
       ? []
-      : namespace.bm25.search(query.text, candidates, query.filter ? accept : undefined);
+      : namespace.sparse(query.text, candidates, query.filter);
     const ranked = query.mode === "dense"
       ? dense
       : query.mode === "sparse"
@@ -94,119 +84,87 @@ export class LocalIndex implements VectorIndex {
       : reciprocalRankFusion([dense.map((hit) => hit.id), sparse.map((hit) => hit.id)])
         .map((item) => ({ id: item.id, score: item.rrf_score }));
     return ranked.slice(0, query.topK).map(({ id, score }) => {
-      const chunk = namespace.chunks.get(id)!;
-      return {
-        id,
-        doc_id: chunk.metadata.doc_id,
-        text: chunk.text,
-        score,
-        metadata: chunk.metadata,
-      };
+      const { text, metadata } = namespace.hit(id);
+      return { id, doc_id: metadata.doc_id, text, score, metadata };
     });
   }
 
-  async deleteDocument(docId: string, options: { namespace: string }): Promise<number> {
-    await this.#load();
-    const namespace = this.#namespace(options.namespace, false);
-    if (!namespace) return 0;
-    const ids = [...namespace.chunks.values()]
-      .filter((chunk) => chunk.metadata.doc_id === docId)
-      .map((chunk) => chunk.id);
-    for (const id of ids) namespace.remove(id);
-    if (ids.length > 0) await this.#save();
-    return ids.length;
-  }
-
-  async count(options: { namespace: string }): Promise<number> {
-    await this.#load();
-    return this.#namespace(options.namespace, false)?.chunks.size ?? 0;
-  }
-
-  #namespace(name: string, create: boolean): Namespace | undefined {
-    let namespace = this.#namespaces.get(name);
-    if (!namespace && create) this.#namespaces.set(name, namespace = new Namespace());
-    return namespace;
-  }
-
-  #dense(
-    namespace: Namespace,
-    query: VectorQuery,
-    limit: number,
-    accept: (id: string) => boolean,
-  ): { id: string; score: number }[] {
-    if (!query.vector) {
-      throw new InvalidRequestError("vector: required for dense and hybrid search");
+  #checkDimensions(name: string, dimensions: number[]): void {
+    const held = this.#namespaces.get(name)?.dimensions;
+    const expected = held ?? dimensions[0];
+    const other = dimensions.find((width) => width !== expected);
+    if (other !== undefined) {
+      throw new InvalidRequestError(
+        `The index holds ${expected}-dimensional vectors but a chunk has ${other}: ` +
+          "re-ingest everything after changing the embedding model",
+      );
     }
-    const vector = normalize(query.vector);
-    const scored: { id: string; score: number }[] = [];
-    for (const chunk of namespace.chunks.values()) {
-      if (chunk.vector.length !== vector.length) {
-        throw new InvalidRequestError(
-          `The index holds ${chunk.vector.length}-dimensional vectors but the query has ${vector.length}: ` +
-            "re-ingest after changing the embedding model",
-        );
+  }
+
+  /** Durable first, then applied: a change nobody was told about is never visible. */
+  #commit(record: IndexRecord): Promise<void> {
+    const work = this.#writing.catch(() => {}).then(async () => {
+      await this.#log?.append(record);
+      this.#apply(record);
+      await this.#compactIfWasteful();
+    });
+    this.#writing = work;
+    return work;
+  }
+
+  #apply(record: IndexRecord): void {
+    let namespace = this.#namespaces.get(record.namespace);
+    if (!namespace) this.#namespaces.set(record.namespace, namespace = new NamespaceIndex());
+    for (const docId of record.remove) this.#superseded += namespace.removeDocument(docId);
+    for (const chunk of record.put) {
+      if (namespace.has(chunk.id)) this.#superseded++;
+      namespace.put(chunk);
+    }
+  }
+
+  #live(): number {
+    let live = 0;
+    for (const namespace of this.#namespaces.values()) live += namespace.size;
+    return live;
+  }
+
+  async #compactIfWasteful(): Promise<void> {
+    const log = this.#log;
+    if (!log || this.#superseded < 1000 || this.#superseded <= this.#live()) return;
+    const namespaces = this.#namespaces;
+    await log.compact((async function* () {
+      for (const [name, namespace] of namespaces) {
+        let batch: IndexRecord["put"] = [];
+        for (const chunk of namespace.chunks()) {
+          batch.push(chunk);
+          if (batch.length === COMPACTION_BATCH) {
+            yield { namespace: name, remove: [], put: batch };
+            batch = [];
+          }
+        }
+        if (batch.length) yield { namespace: name, remove: [], put: batch };
       }
-      if (!accept(chunk.id)) continue;
-      let dot = 0;
-      for (let i = 0; i < vector.length; i++) dot += vector[i]! * chunk.vector[i]!;
-      scored.push({ id: chunk.id, score: dot });
-    }
-    return scored
-      .sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
-      .slice(0, limit);
+    })());
+    this.#superseded = 0;
   }
 
+  /** Replays the log once; a log that cannot be read fails every call, and is never overwritten. */
   #load(): Promise<void> {
     this.#loaded ??= (async () => {
-      const text = await this.#snapshot?.load();
-      if (!text) return;
-      let json: unknown;
+      let records: IndexRecord[];
       try {
-        json = JSON.parse(text);
+        records = await this.#log?.load() ?? [];
       } catch (error) {
-        json = error;
-      }
-      const parsed = snapshotSchema.safeParse(json);
-      if (!parsed.success) {
+        if (error instanceof SiftError) throw error;
         throw new SiftError(
           "internal_error",
           500,
-          `The index snapshot at ${this.#snapshot?.location} is unreadable`,
-          {
-            cause: parsed.error,
-          },
+          `The index log at ${this.#log?.location} is unreadable`,
+          { cause: error },
         );
       }
-      const snapshot = parsed.data;
-      for (const [name, chunks] of Object.entries(snapshot.namespaces)) {
-        const namespace = this.#namespace(name, true)!;
-        for (const chunk of chunks) namespace.put(chunk);
-      }
+      for (const record of records) this.#apply(record);
     })();
     return this.#loaded;
-  }
-
-  /** Writes are chained so two concurrent upserts never interleave on disk. */
-  #save(): Promise<void> {
-    const snapshot = this.#snapshot;
-    if (!snapshot) return Promise.resolve();
-    // A failed write must not poison the chain: the next change writes everything again.
-    this.#saving = this.#saving.catch(() => {}).then(() =>
-      snapshot.save(JSON.stringify(this.#toSnapshot()))
-    );
-    return this.#saving;
-  }
-
-  #toSnapshot(): Snapshot {
-    const namespaces: Snapshot["namespaces"] = {};
-    for (const [name, namespace] of this.#namespaces) {
-      namespaces[name] = [...namespace.chunks.values()].map((chunk) => ({
-        id: chunk.id,
-        text: chunk.text,
-        metadata: chunk.metadata,
-        vector: Array.from(chunk.vector, (value) => Math.round(value * 1e6) / 1e6),
-      }));
-    }
-    return { version: 1, namespaces };
   }
 }

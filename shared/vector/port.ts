@@ -65,6 +65,16 @@ export type VectorQuery = {
 export interface VectorIndex {
   readonly name: string;
   upsert(chunks: IndexedChunk[], options: { namespace: string }): Promise<void>;
+  /**
+   * Afterwards each document in `docIds` has exactly its chunks in `chunks`.
+   * Crash-safe: the new chunks are durable before the old ones go, and the
+   * embedded indexes make the whole change one atomic write.
+   */
+  replaceDocuments(
+    docIds: string[],
+    chunks: IndexedChunk[],
+    options: { namespace: string },
+  ): Promise<void>;
   query(query: VectorQuery): Promise<SearchHit[]>;
   /** Removes every chunk of a document; resolves to how many were removed. */
   deleteDocument(docId: string, options: { namespace: string }): Promise<number>;

@@ -119,6 +119,29 @@ export class UpstashVectorIndex implements VectorIndex {
     }
   }
 
+  /**
+   * Upstash has no transactions: the new chunks are written first (same ids
+   * overwrite), then each document's chunks that are not among them go. A
+   * crash in between leaves the new version plus stale tail chunks, never a
+   * document with no chunks.
+   */
+  async replaceDocuments(
+    docIds: string[],
+    chunks: IndexedChunk[],
+    options: { namespace: string },
+  ): Promise<void> {
+    const namespace = checkNamespace(options.namespace);
+    await this.upsert(chunks, options);
+    const kept = new Set(chunks.map((chunk) => chunk.id));
+    for (const docId of docIds) {
+      const stale = (await this.#chunkIds(docId, namespace)).filter((id) => !kept.has(id));
+      for (let start = 0; start < stale.length; start += UPSTASH_ID_PAGE) {
+        const page = stale.slice(start, start + UPSTASH_ID_PAGE);
+        await callVectorIndex(() => this.#index.delete({ ids: page }, { namespace }));
+      }
+    }
+  }
+
   async query(query: VectorQuery): Promise<SearchHit[]> {
     const namespace = checkNamespace(query.namespace);
     if (!Number.isInteger(query.topK) || query.topK < 1) {

@@ -108,6 +108,15 @@ export class DurableObjectIndex implements VectorIndex {
     await this.#state.call("index.upsert", { namespace: options.namespace, chunks }, empty);
   }
 
+  async replaceDocuments(
+    docIds: string[],
+    chunks: IndexedChunk[],
+    options: { namespace: string },
+  ): Promise<void> {
+    const body = { namespace: options.namespace, docIds, chunks };
+    await this.#state.call("index.replaceDocuments", body, empty);
+  }
+
   async query(query: VectorQuery): Promise<SearchHit[]> {
     return (await this.#state.call("index.query", { query }, replies.hits)).hits;
   }

@@ -70,6 +70,11 @@ export class SiftState {
         await this.#upsert(namespace, chunks);
         return {};
       }
+      case "index.replaceDocuments": {
+        const { namespace, docIds, chunks } = validate(bodies.replace, body);
+        await this.#replace(namespace, docIds, chunks);
+        return {};
+      }
       case "index.query":
         return { hits: await (await this.#loadIndex()).query(validate(bodies.query, body).query) };
       case "index.deleteDocument": {
@@ -95,21 +100,34 @@ export class SiftState {
 
   /** Storage first, in one transaction; memory only once storage has it. */
   async #upsert(namespace: string, chunks: IndexedChunk[]): Promise<void> {
-    this.#transaction(() => {
-      for (const { id, text, vector, metadata } of chunks) {
-        this.#sql.exec(
-          "INSERT OR REPLACE INTO chunks (namespace, id, doc_id, text, metadata, vector) " +
-            "VALUES (?, ?, ?, ?, ?, ?)",
-          namespace,
-          id,
-          metadata.doc_id,
-          text,
-          JSON.stringify(metadata),
-          Float32Array.from(vector).buffer,
-        );
-      }
-    });
+    this.#transaction(() => this.#insert(namespace, chunks));
     await this.#applyToMemory((index) => index.upsert(chunks, { namespace }));
+  }
+
+  /** The documents' old rows and their new ones in one transaction: old or new, never a mix. */
+  async #replace(namespace: string, docIds: string[], chunks: IndexedChunk[]): Promise<void> {
+    this.#transaction(() => {
+      for (const docId of docIds) {
+        this.#sql.exec("DELETE FROM chunks WHERE namespace = ? AND doc_id = ?", namespace, docId);
+      }
+      this.#insert(namespace, chunks);
+    });
+    await this.#applyToMemory((index) => index.replaceDocuments(docIds, chunks, { namespace }));
+  }
+
+  #insert(namespace: string, chunks: IndexedChunk[]): void {
+    for (const { id, text, vector, metadata } of chunks) {
+      this.#sql.exec(
+        "INSERT OR REPLACE INTO chunks (namespace, id, doc_id, text, metadata, vector) " +
+          "VALUES (?, ?, ?, ?, ?, ?)",
+        namespace,
+        id,
+        metadata.doc_id,
+        text,
+        JSON.stringify(metadata),
+        Float32Array.from(vector).buffer,
+      );
+    }
   }
 
   async #deleteDocument(namespace: string, docId: string): Promise<number> {

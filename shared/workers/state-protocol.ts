@@ -16,6 +16,7 @@ const chunk = z.object({
 });
 export const bodies = {
   upsert: z.object({ namespace, chunks: z.array(chunk) }),
+  replace: z.object({ namespace, docIds: z.array(z.string()), chunks: z.array(chunk) }),
   query: z.object({
     query: z.object({
       text: z.string(),
@@ -42,6 +43,7 @@ export const storedChunk = z.object({
 /** The operations a Worker sends as `POST https://state/<op>` with a JSON body. */
 export type StateOp =
   | "index.upsert"
+  | "index.replaceDocuments"
   | "index.query"
   | "index.deleteDocument"
   | "index.count"

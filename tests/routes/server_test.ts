@@ -90,10 +90,11 @@ Deno.test("a body that is not JSON gets 400 `body: must be valid JSON`", async (
 
 Deno.test("an internal failure gets a generic 500 without a stack trace", async () => {
   const app = createSiftApp({
-    snapshot: {
-      location: "/srv/sift/.data/index.json",
-      load: () => Promise.resolve('{"version": 1, "namesp'),
-      save: () => Promise.resolve(),
+    log: {
+      location: "/srv/sift/.data/index.log",
+      load: () => Promise.reject(new Error("EIO: /srv/sift/.data/index.log")),
+      append: () => Promise.resolve(),
+      compact: () => Promise.resolve(),
     },
   });
   const response = await withoutErrorLogs(() => app.request("/v1/search", searchInit(), EMPTY_ENV));
@@ -117,13 +118,14 @@ Deno.test("a misconfigured environment gets a 500 that does not echo the config"
 });
 
 Deno.test({
-  name: "an unreadable index snapshot gets a 500 that names no server path",
+  name: "an unreadable index log gets a 500 that names no server path",
   async fn() {
     const app = createSiftApp({
-      snapshot: {
-        location: "/srv/sift/.data/index.json",
-        load: () => Promise.resolve('{"version": 2}'),
-        save: () => Promise.resolve(),
+      log: {
+        location: "/srv/sift/.data/index.log",
+        load: () => Promise.reject(new Error("damaged")),
+        append: () => Promise.resolve(),
+        compact: () => Promise.resolve(),
       },
     });
     const response = await withoutErrorLogs(() =>
@@ -131,7 +133,7 @@ Deno.test({
     );
     assert.equal(response.status, 500);
     const body: ErrorBody = await response.json();
-    assert.doesNotMatch(body.error.message, /\/srv\/sift|index\.json/);
+    assert.doesNotMatch(body.error.message, /\/srv\/sift|index\.log/);
   },
 });
 

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { SiftError } from "../../shared/errors.ts";
 import { LocalIndex } from "../../shared/vector/local.ts";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
-import type { SnapshotStore } from "../../shared/vector/snapshot.ts";
+import type { IndexLog } from "../../shared/vector/local/log.ts";
+import { encodeRecord } from "../../shared/vector/local/record.ts";
+import { prepareChunk } from "../../shared/vector/local/prepared.ts";
+import { memoryIndexLog } from "../helpers/memory_index_log.ts";
 
 const NS = { namespace: "default" };
 
@@ -31,29 +34,13 @@ const corpus = [
   chunk("c", 0, "gamma gamma", [0, 1, 0], { year: 2020 }),
 ];
 
-async function indexWith(chunks: IndexedChunk[] = corpus, snapshot?: SnapshotStore) {
-  const index = new LocalIndex(snapshot ? { snapshot } : {});
+async function indexWith(chunks: IndexedChunk[] = corpus, log?: IndexLog) {
+  const index = new LocalIndex(log ? { log } : {});
   await index.upsert(chunks, NS);
   return index;
 }
 
 const query = { text: "gamma", vector: [1, 0, 0], topK: 10, namespace: "default" };
-
-/** A SnapshotStore in memory that counts its writes. */
-function memorySnapshot(initial?: string) {
-  const store = {
-    location: "memory://index.json",
-    text: initial,
-    saves: 0,
-    load: () => Promise.resolve(store.text),
-    save: (text: string) => {
-      store.text = text;
-      store.saves++;
-      return Promise.resolve();
-    },
-  };
-  return store;
-}
 
 Deno.test("LocalIndex dense search ranks by cosine similarity", async () => {
   const index = await indexWith();
@@ -149,14 +136,14 @@ Deno.test("LocalIndex refuses a dense query without a vector or with another dim
   );
 });
 
-Deno.test("LocalIndex writes a snapshot another LocalIndex reads back", async () => {
-  const store = memorySnapshot();
-  const first = await indexWith(corpus, store);
+Deno.test("LocalIndex writes a log another LocalIndex reads back", async () => {
+  const log = memoryIndexLog();
+  const first = await indexWith(corpus, log);
   await first.upsert([chunk("z", 0, "gamma zeta", [0, 0, 1])], { namespace: "other" });
   await first.deleteDocument("a", NS);
-  assert.equal(store.saves, 3);
+  assert.equal(log.appends, 3);
 
-  const second = new LocalIndex({ snapshot: store });
+  const second = new LocalIndex({ log });
   assert.equal(await second.count(NS), 2);
   assert.equal(await second.count({ namespace: "other" }), 1);
   for (const mode of ["dense", "sparse", "hybrid"] as const) {
@@ -164,38 +151,74 @@ Deno.test("LocalIndex writes a snapshot another LocalIndex reads back", async ()
     const after = await second.query({ ...query, mode });
     assert.deepEqual(after.map((hit) => hit.id), before.map((hit) => hit.id), mode);
     after.forEach((hit, i) => {
-      assert.ok(Math.abs(hit.score - before[i]!.score) < 1e-5, `${mode} ${hit.id}`);
+      assert.equal(hit.score, before[i]!.score, `${mode} ${hit.id}`);
       assert.deepEqual(hit.metadata, before[i]!.metadata);
     });
   }
 });
 
-Deno.test("LocalIndex does not write a snapshot when a delete removes nothing", async () => {
-  const store = memorySnapshot();
-  const index = await indexWith(corpus, store);
+Deno.test("LocalIndex does not write when a delete removes nothing", async () => {
+  const log = memoryIndexLog();
+  const index = await indexWith(corpus, log);
   await index.deleteDocument("nothing", NS);
-  assert.equal(store.saves, 1);
+  assert.equal(log.appends, 1);
 });
 
-Deno.test("LocalIndex fails with a 500 SiftError on a snapshot of the wrong shape", async () => {
-  const index = new LocalIndex({ snapshot: memorySnapshot('{"version": 2, "namespaces": {}}') });
+Deno.test("LocalIndex.replaceDocuments() swaps a document's chunks in one record", async () => {
+  const log = memoryIndexLog();
+  const index = await indexWith(
+    [chunk("a", 0, "alpha", [1, 0, 0]), chunk("a", 1, "alpha tail", [1, 0, 0])],
+    log,
+  );
+  await index.replaceDocuments(["a"], [chunk("a", 0, "alpha again", [1, 0, 0])], NS);
+  assert.equal(log.appends, 2);
+  assert.equal(await index.count(NS), 1);
+  const reread = new LocalIndex({ log });
+  const hits = await reread.query({ ...query, text: "alpha", mode: "sparse" });
+  assert.deepEqual(hits.map((hit) => [hit.id, hit.text]), [["a#0", "alpha again"]]);
+});
+
+Deno.test("LocalIndex drops a torn last record and keeps everything before it", async () => {
+  const log = memoryIndexLog();
+  await indexWith(corpus, log);
+  const whole = encodeRecord({ namespace: "default", remove: ["a"], put: [] });
+  log.bytes = new Uint8Array([...log.bytes, ...whole.subarray(0, whole.length - 3)]);
+  const reread = new LocalIndex({ log });
+  assert.equal(await reread.count(NS), 3);
+});
+
+Deno.test("LocalIndex rewrites its log once superseded chunks outnumber live ones", async () => {
+  const log = memoryIndexLog();
+  const index = new LocalIndex({ log });
+  const version = (n: number) =>
+    Array.from({ length: 100 }, (_, i) => chunk(`d${i}`, 0, `text ${n} of ${i}`, [1, n, i]));
+  for (let n = 0; n < 12; n++) await index.replaceDocuments([], version(n), NS);
+  assert.equal(log.compactions, 1, "1,100 superseded of 100 live: one rewrite");
+  const reread = new LocalIndex({ log });
+  assert.equal(await reread.count(NS), 100);
+  const hits = await reread.query({ ...query, text: "text 11 of 7", mode: "sparse", topK: 1 });
+  assert.equal(hits[0]!.text, "text 11 of 7");
+});
+
+Deno.test("LocalIndex refuses a log damaged before its end, and stays failed", async () => {
+  const log = memoryIndexLog();
+  await indexWith(corpus, log);
+  await new LocalIndex({ log }).upsert([chunk("z", 0, "zeta", [0, 0, 1])], NS);
+  log.bytes[20] = log.bytes[20]! ^ 0xff; // inside the first record, with another after it
+  const index = new LocalIndex({ log });
   await assert.rejects(
     index.count(NS),
     (error: unknown) =>
       error instanceof SiftError && error.status === 500 && /unreadable/.test(error.message),
   );
-  // It stays failed rather than overwriting the file with an empty index.
+  // It stays failed rather than appending to a log it could not read.
   await assert.rejects(index.upsert(corpus, NS), SiftError);
 });
 
-Deno.test({
-  name: "LocalIndex fails with a 500 SiftError on a snapshot that is not JSON",
-  async fn() {
-    const index = new LocalIndex({ snapshot: memorySnapshot('{"version": 1, "namesp') });
-    await assert.rejects(
-      index.count(NS),
-      (error: unknown) =>
-        error instanceof SiftError && error.status === 500 && /unreadable/.test(error.message),
-    );
-  },
+Deno.test("a prepared chunk keeps only the nonzero dimensions, normalized", () => {
+  const prepared = prepareChunk(chunk("p", 0, "models modelling", [3, 0, 4]));
+  assert.deepEqual([...prepared.dims], [0, 2]);
+  assert.deepEqual([...prepared.values].map((value) => value.toFixed(2)), ["0.60", "0.80"]);
+  assert.deepEqual(prepared.terms, ["model"]);
+  assert.deepEqual([...prepared.counts], [2]);
 });

@@ -1,0 +1,265 @@
+import { InvalidRequestError } from "../../errors.ts";
+import { matchesFilter } from "../../search/filter.ts";
+import { analyze } from "../../text/analyze.ts";
+import type { ChunkMetadata, MetadataFilter } from "../port.ts";
+import { dimensionPostings, type Postings, termPostings } from "./postings.ts";
+import type { PreparedChunk } from "./prepared.ts";
+import { type Scored, TopK } from "./top-k.ts";
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** Dead slots are dropped (the postings rebuilt) once they outnumber the live ones. */
+const REBUILD_MIN_DEAD = 256;
+
+/**
+ * One namespace of the embedded index. Every chunk gets a slot; per slot the
+ * id, text and metadata sit in plain arrays and the rest in typed arrays:
+ * BM25 postings per term (slot, count) and dense postings per dimension
+ * (slot, value). A dense query touches only the postings of its nonzero
+ * dimensions, so a hashed-embedding query (about six of them) reads a few
+ * thousand entries, not every vector; a dense real embedding reads them all,
+ * which is the same work as a scan. Removal marks the slot dead.
+ */
+export class NamespaceIndex {
+  #ids: string[] = [];
+  #texts: string[] = [];
+  #metadata: ChunkMetadata[] = [];
+  #alive = new Uint8Array(64);
+  #lengths = new Uint32Array(64);
+  #slotOf = new Map<string, number>();
+  #slotsOfDocument = new Map<string, Set<number>>();
+  #terms = new Map<string, Postings<Uint16Array>>();
+  #dims: Postings<Float32Array>[] = [];
+  #dimensions: number | undefined;
+  #live = 0;
+  #dead = 0;
+  #totalLength = 0;
+
+  get size(): number {
+    return this.#live;
+  }
+
+  /** Adds a chunk, replacing one with the same id. */
+  put(chunk: PreparedChunk): void {
+    if (this.#dimensions === undefined || this.#live === 0) this.#dimensions = chunk.dimensions;
+    else if (chunk.dimensions !== this.#dimensions) {
+      throw new InvalidRequestError(
+        `The index holds ${this.#dimensions}-dimensional vectors but chunk ${chunk.id} has ` +
+          `${chunk.dimensions}: re-ingest everything after changing the embedding model`,
+      );
+    }
+    this.remove(chunk.id);
+    const slot = this.#ids.length;
+    if (slot === this.#alive.length) this.#growSlots(slot * 2);
+    this.#ids.push(chunk.id);
+    this.#texts.push(chunk.text);
+    this.#metadata.push(chunk.metadata);
+    this.#alive[slot] = 1;
+    this.#lengths[slot] = chunk.length;
+    this.#slotOf.set(chunk.id, slot);
+    const docId = chunk.metadata.doc_id;
+    let slots = this.#slotsOfDocument.get(docId);
+    if (!slots) this.#slotsOfDocument.set(docId, slots = new Set());
+    slots.add(slot);
+    chunk.terms.forEach((term, i) => {
+      let posting = this.#terms.get(term);
+      if (!posting) this.#terms.set(term, posting = termPostings());
+      posting.push(slot, chunk.counts[i]!);
+    });
+    chunk.dims.forEach((dim, i) =>
+      (this.#dims[dim] ??= dimensionPostings()).push(slot, chunk.values[i]!)
+    );
+    this.#live++;
+    this.#totalLength += chunk.length;
+  }
+
+  remove(id: string): boolean {
+    const slot = this.#slotOf.get(id);
+    if (slot === undefined) return false;
+    this.#alive[slot] = 0;
+    this.#slotOf.delete(id);
+    const docId = this.#metadata[slot]!.doc_id;
+    const slots = this.#slotsOfDocument.get(docId);
+    slots?.delete(slot);
+    if (slots?.size === 0) this.#slotsOfDocument.delete(docId);
+    this.#live--;
+    this.#dead++;
+    this.#totalLength -= this.#lengths[slot]!;
+    // Text and metadata of a dead slot are dropped now; its postings at the next rebuild.
+    this.#texts[slot] = "";
+    if (this.#dead >= REBUILD_MIN_DEAD && this.#dead > this.#live) this.#rebuild();
+    return true;
+  }
+
+  /** Removes every chunk of a document; returns how many. */
+  removeDocument(docId: string): number {
+    const slots = [...this.#slotsOfDocument.get(docId) ?? []];
+    for (const slot of slots) this.remove(this.#ids[slot]!);
+    return slots.length;
+  }
+
+  has(id: string): boolean {
+    return this.#slotOf.has(id);
+  }
+
+  hasDocument(docId: string): boolean {
+    return this.#slotsOfDocument.has(docId);
+  }
+
+  /** The width of the vectors held; undefined while empty. */
+  get dimensions(): number | undefined {
+    return this.#live > 0 ? this.#dimensions : undefined;
+  }
+
+  hit(id: string): { text: string; metadata: ChunkMetadata } {
+    const slot = this.#slotOf.get(id)!;
+    return { text: this.#texts[slot]!, metadata: this.#metadata[slot]! };
+  }
+
+  /** The live chunks as they were prepared, rebuilt from the postings (for compaction). */
+  *chunks(): Generator<PreparedChunk> {
+    const slotCount = this.#ids.length;
+    const dims: number[][] = Array.from({ length: slotCount }, () => []);
+    const values: number[][] = Array.from({ length: slotCount }, () => []);
+    this.#dims.forEach((posting, dim) => {
+      for (let i = 0; i < posting.length; i++) {
+        const slot = posting.slots[i]!;
+        if (!this.#alive[slot]) continue;
+        dims[slot]!.push(dim);
+        values[slot]!.push(posting.values[i]!);
+      }
+    });
+    const terms: string[][] = Array.from({ length: slotCount }, () => []);
+    const counts: number[][] = Array.from({ length: slotCount }, () => []);
+    for (const [term, posting] of this.#terms) {
+      for (let i = 0; i < posting.length; i++) {
+        const slot = posting.slots[i]!;
+        if (!this.#alive[slot]) continue;
+        terms[slot]!.push(term);
+        counts[slot]!.push(posting.values[i]!);
+      }
+    }
+    for (let slot = 0; slot < slotCount; slot++) {
+      if (!this.#alive[slot]) continue;
+      yield {
+        id: this.#ids[slot]!,
+        text: this.#texts[slot]!,
+        metadata: this.#metadata[slot]!,
+        dimensions: this.#dimensions ?? 0,
+        dims: Uint32Array.from(dims[slot]!),
+        values: Float32Array.from(values[slot]!),
+        terms: terms[slot]!,
+        counts: Uint16Array.from(counts[slot]!),
+        length: this.#lengths[slot]!,
+      };
+    }
+  }
+
+  /** Dense retrieval: the best `limit` by cosine (dot product of normalized vectors). */
+  dense(query: Float32Array, limit: number, filter?: MetadataFilter): Scored[] {
+    if (this.#live === 0 || limit <= 0) return [];
+    if (query.length !== this.#dimensions) {
+      throw new InvalidRequestError(
+        `The index holds ${this.#dimensions}-dimensional vectors but the query has ${query.length}: ` +
+          "re-ingest after changing the embedding model",
+      );
+    }
+    const slotCount = this.#ids.length;
+    const scores = new Float64Array(slotCount);
+    const touched = new Uint8Array(slotCount);
+    for (let dim = 0; dim < query.length; dim++) {
+      const weight = query[dim]!;
+      const posting = this.#dims[dim];
+      if (weight === 0 || !posting) continue;
+      const { slots, values } = posting;
+      for (let i = 0; i < posting.length; i++) {
+        const slot = slots[i]!;
+        touched[slot] = 1;
+        scores[slot] = scores[slot]! + weight * values[i]!;
+      }
+    }
+    const top = new TopK(limit);
+    const accept = (slot: number) => this.#alive[slot] && this.#accepts(slot, filter);
+    for (let slot = 0; slot < slotCount; slot++) {
+      if (touched[slot] && accept(slot)) top.offer({ id: this.#ids[slot]!, score: scores[slot]! });
+    }
+    const kept = top.sorted();
+    // Chunks sharing no dimension with the query score 0: they matter only
+    // when too few score above it (a tiny index, an odd query).
+    if (kept.length < limit || kept.at(-1)!.score <= 0) {
+      for (let slot = 0; slot < slotCount; slot++) {
+        if (!touched[slot] && accept(slot)) top.offer({ id: this.#ids[slot]!, score: 0 });
+      }
+      return top.sorted();
+    }
+    return kept;
+  }
+
+  /** Okapi BM25 over the analyzed terms; only chunks sharing a term with the query. */
+  sparse(text: string, limit: number, filter?: MetadataFilter): Scored[] {
+    if (this.#live === 0) return [];
+    const averageLength = this.#totalLength / this.#live || 1;
+    const slotCount = this.#ids.length;
+    const scores = new Float64Array(slotCount);
+    const touched = new Uint8Array(slotCount);
+    for (const term of new Set(analyze(text))) {
+      const posting = this.#terms.get(term);
+      if (!posting) continue;
+      let documentFrequency = 0;
+      for (let i = 0; i < posting.length; i++) documentFrequency += this.#alive[posting.slots[i]!]!;
+      if (documentFrequency === 0) continue;
+      const idf = Math.log(
+        1 + (this.#live - documentFrequency + 0.5) / (documentFrequency + 0.5),
+      );
+      for (let i = 0; i < posting.length; i++) {
+        const slot = posting.slots[i]!;
+        if (!this.#alive[slot]) continue;
+        const frequency = posting.values[i]!;
+        const norm = K1 * (1 - B + B * (this.#lengths[slot]! / averageLength));
+        scores[slot] = scores[slot]! + idf * (frequency * (K1 + 1)) / (frequency + norm);
+        touched[slot] = 1;
+      }
+    }
+    const top = new TopK(limit);
+    for (let slot = 0; slot < slotCount; slot++) {
+      if (touched[slot] && this.#accepts(slot, filter)) {
+        top.offer({ id: this.#ids[slot]!, score: scores[slot]! });
+      }
+    }
+    return top.sorted();
+  }
+
+  #accepts(slot: number, filter: MetadataFilter | undefined): boolean {
+    return !filter || matchesFilter(this.#metadata[slot]!, filter);
+  }
+
+  #growSlots(capacity: number): void {
+    const alive = new Uint8Array(capacity);
+    alive.set(this.#alive);
+    const lengths = new Uint32Array(capacity);
+    lengths.set(this.#lengths);
+    this.#alive = alive;
+    this.#lengths = lengths;
+  }
+
+  /** Renumbers the live slots from 0 and rebuilds the postings without the dead ones. */
+  #rebuild(): void {
+    const live = [...this.chunks()];
+    const fresh = new NamespaceIndex();
+    for (const chunk of live) fresh.put(chunk);
+    this.#ids = fresh.#ids;
+    this.#texts = fresh.#texts;
+    this.#metadata = fresh.#metadata;
+    this.#alive = fresh.#alive;
+    this.#lengths = fresh.#lengths;
+    this.#slotOf = fresh.#slotOf;
+    this.#slotsOfDocument = fresh.#slotsOfDocument;
+    this.#terms = fresh.#terms;
+    this.#dims = fresh.#dims;
+    this.#dimensions = fresh.#dimensions;
+    this.#live = fresh.#live;
+    this.#dead = 0;
+    this.#totalLength = fresh.#totalLength;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * A growable list of (slot, value) pairs in two typed arrays: one posting
+ * list of an inverted index. Appending is amortized O(1); nothing is ever
+ * removed in place (dead slots are skipped by readers and dropped when the
+ * whole index is rebuilt), so a posting never needs shifting.
+ */
+export class Postings<V extends Float32Array | Uint16Array> {
+  slots: Uint32Array;
+  values: V;
+  length = 0;
+  readonly #makeValues: (size: number) => V;
+
+  constructor(makeValues: (size: number) => V, capacity = 4) {
+    this.#makeValues = makeValues;
+    this.slots = new Uint32Array(capacity);
+    this.values = makeValues(capacity);
+  }
+
+  push(slot: number, value: number): void {
+    if (this.length === this.slots.length) this.#grow(this.length * 2);
+    this.slots[this.length] = slot;
+    this.values[this.length] = value;
+    this.length++;
+  }
+
+  /** Gives back the spare capacity (after a bulk load, say). */
+  trim(): void {
+    if (this.length < this.slots.length) this.#grow(Math.max(this.length, 1));
+  }
+
+  #grow(capacity: number): void {
+    const slots = new Uint32Array(capacity);
+    slots.set(this.slots.subarray(0, this.length));
+    const values = this.#makeValues(capacity);
+    values.set(this.values.subarray(0, this.length) as never);
+    this.slots = slots;
+    this.values = values;
+  }
+}
+
+export const termPostings = () => new Postings((size) => new Uint16Array(size));
+export const dimensionPostings = () => new Postings((size) => new Float32Array(size));

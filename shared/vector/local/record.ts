@@ -1,0 +1,136 @@
+import { z } from "zod";
+import { crc32 } from "../../crc32.ts";
+import type { PreparedChunk } from "./prepared.ts";
+
+/**
+ * One committed change to the embedded index: the documents in `remove` lose
+ * every chunk, then the chunks in `put` are added (replacing same ids).
+ * Replacing a document is one record, so it is durable whole or not at all.
+ */
+export type IndexRecord = { namespace: string; remove: string[]; put: PreparedChunk[] };
+
+/*
+ * On disk a record is a frame: u32 payload length, u32 CRC-32 of the
+ * payload, the payload. The payload is a u32 header length, the header as
+ * JSON (ids, texts, metadata, terms), then per chunk its term counts (u16),
+ * nonzero dimensions (u32) and values (f32), each block padded to 4 bytes.
+ * Vectors are binary: a JSON number costs about 10 bytes and a parse.
+ */
+
+const FRAME_HEADER = 8;
+
+const headerSchema = z.object({
+  namespace: z.string(),
+  remove: z.array(z.string()),
+  put: z.array(z.object({
+    id: z.string(),
+    text: z.string(),
+    metadata: z.looseObject({ doc_id: z.string(), chunk_index: z.number() }),
+    dimensions: z.number().int().min(0),
+    nonzero: z.number().int().min(0),
+    terms: z.string(),
+    length: z.number().int().min(0),
+  })),
+});
+
+const padded = (bytes: number) => (bytes + 3) & ~3;
+
+export function encodeRecord(record: IndexRecord): Uint8Array {
+  const header = new TextEncoder().encode(JSON.stringify({
+    namespace: record.namespace,
+    remove: record.remove,
+    put: record.put.map((chunk) => ({
+      id: chunk.id,
+      text: chunk.text,
+      metadata: chunk.metadata,
+      dimensions: chunk.dimensions,
+      nonzero: chunk.dims.length,
+      terms: chunk.terms.join(" "),
+      length: chunk.length,
+    })),
+  }));
+  let size = 4 + padded(header.length);
+  for (const chunk of record.put) {
+    size += padded(chunk.counts.length * 2) + chunk.dims.length * 8;
+  }
+  const frame = new Uint8Array(FRAME_HEADER + size);
+  const view = new DataView(frame.buffer);
+  view.setUint32(FRAME_HEADER, header.length, true);
+  frame.set(header, FRAME_HEADER + 4);
+  let at = FRAME_HEADER + 4 + padded(header.length);
+  for (const chunk of record.put) {
+    frame.set(
+      new Uint8Array(chunk.counts.buffer, chunk.counts.byteOffset, chunk.counts.byteLength),
+      at,
+    );
+    at += padded(chunk.counts.byteLength);
+    frame.set(new Uint8Array(chunk.dims.buffer, chunk.dims.byteOffset, chunk.dims.byteLength), at);
+    at += chunk.dims.byteLength;
+    frame.set(
+      new Uint8Array(chunk.values.buffer, chunk.values.byteOffset, chunk.values.byteLength),
+      at,
+    );
+    at += chunk.values.byteLength;
+  }
+  view.setUint32(0, size, true);
+  view.setUint32(4, crc32(frame.subarray(FRAME_HEADER)), true);
+  return frame;
+}
+
+/**
+ * Reads the records of a log, in order. The last frame may be torn (cut
+ * short, or failing its checksum) by a crash mid-append: the log ends before
+ * it, and `validBytes` says where, so the caller can cut the tail. A bad
+ * frame with more frames after it is not a torn append but damage:
+ * `damagedAt` says where, and the caller must not drop what follows.
+ */
+export function decodeRecords(
+  bytes: Uint8Array,
+): { records: IndexRecord[]; validBytes: number; damagedAt?: number } {
+  const records: IndexRecord[] = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  while (at + FRAME_HEADER <= bytes.length) {
+    const size = view.getUint32(at, true);
+    const end = at + FRAME_HEADER + size;
+    if (end > bytes.length) break;
+    const payload = bytes.subarray(at + FRAME_HEADER, end);
+    const record = crc32(payload) === view.getUint32(at + 4, true)
+      ? decodePayload(payload)
+      : undefined;
+    if (!record) {
+      return end < bytes.length
+        ? { records, validBytes: at, damagedAt: at }
+        : { records, validBytes: at };
+    }
+    records.push(record);
+    at = end;
+  }
+  return { records, validBytes: at };
+}
+
+function decodePayload(payload: Uint8Array): IndexRecord | undefined {
+  const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  const headerLength = view.getUint32(0, true);
+  let header;
+  try {
+    header = headerSchema.parse(
+      JSON.parse(new TextDecoder().decode(payload.subarray(4, 4 + headerLength))),
+    );
+  } catch {
+    return undefined;
+  }
+  let at = 4 + padded(headerLength);
+  // Copies: the typed arrays must not pin the whole log buffer, and need alignment.
+  const take = (bytes: number) => payload.slice(at, at += bytes).buffer;
+  const put: PreparedChunk[] = header.put.map((chunk) => {
+    const terms = chunk.terms === "" ? [] : chunk.terms.split(" ");
+    const counts = new Uint16Array(take(terms.length * 2));
+    at = padded(at);
+    const dims = new Uint32Array(take(chunk.nonzero * 4));
+    const values = new Float32Array(take(chunk.nonzero * 4));
+    return { ...chunk, terms, counts, dims, values };
+  });
+  if (at !== payload.length) return undefined;
+  return { namespace: header.namespace, remove: header.remove, put };
+}
