@@ -13,6 +13,8 @@ export type RunningService = {
   url: string;
   output: () => string;
   close: () => Promise<void>;
+  /** `kill -9`: no shutdown, no flush; resolves once the process is gone. */
+  crash: () => Promise<void>;
   [Symbol.asyncDispose]: () => Promise<void>;
 };
 
@@ -46,6 +48,13 @@ export async function startService(
     await child.status;
     await drained;
   };
+  const crash = async () => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await child.status;
+    await drained;
+  };
   const deadline = Date.now() + 30_000;
   while (true) {
     try {
@@ -59,5 +68,5 @@ export async function startService(
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, output: () => log, close, [Symbol.asyncDispose]: close };
+  return { url, output: () => log, close, crash, [Symbol.asyncDispose]: close };
 }
