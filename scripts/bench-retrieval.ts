@@ -9,7 +9,7 @@
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
 import { batchDocuments } from "./documents.ts";
-import { bm25Baseline, readDataset, scoreMode, scoreTable } from "./retrieval-eval.ts";
+import { readDataset, retrievalScores, scoreTable } from "./retrieval-eval.ts";
 
 const directory = Deno.args[0] ?? new URL("../../shared/datasets/aragog", import.meta.url).pathname;
 const env = { ...Deno.env.toObject(), DEMO_CORPUS: "false" };
@@ -37,17 +37,5 @@ console.log(
     `(chunks of ${config.chunking.size} tokens, overlap ${config.chunking.overlap}; llm=${config.llm.provider})`,
 );
 
-const scores = [];
-for (const mode of ["dense", "sparse", "hybrid"] as const) {
-  scores.push(
-    await scoreMode(mode, questions, async (query) => {
-      const { results } = await post("/v1/search", { query, top_k: 5, mode, namespace });
-      return (results as { doc_id: string }[]).map((hit) => hit.doc_id);
-    }),
-  );
-}
-const baseline = await bm25Baseline(documents, config.chunking);
-scores.push(
-  await scoreMode("BM25 baseline", questions, (query) => Promise.resolve(baseline(query, 5))),
-);
+const scores = await retrievalScores(post, { documents, questions }, config.chunking, namespace);
 console.log(scoreTable(scores));

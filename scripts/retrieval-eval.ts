@@ -76,3 +76,35 @@ export function scoreTable(scores: readonly ModeScore[]): string {
   );
   return ["| retrieval | hit@5 | MRR@5 |", "|---|---|---|", ...rows].join("\n");
 }
+
+/**
+ * Dense, sparse and hybrid `POST /v1/search` (top 5) through `post`, and the
+ * plain BM25 baseline over the same chunks: one row each.
+ */
+export async function retrievalScores(
+  post: (path: string, body: unknown) => Promise<unknown>,
+  dataset: { documents: DocumentInput[]; questions: Question[] },
+  chunking: ChunkOptions,
+  namespace: string,
+): Promise<ModeScore[]> {
+  const scores: ModeScore[] = [];
+  for (const mode of ["dense", "sparse", "hybrid"] as const) {
+    scores.push(
+      await scoreMode(mode, dataset.questions, async (query) => {
+        const { results } = await post("/v1/search", { query, top_k: 5, mode, namespace }) as {
+          results: { doc_id: string }[];
+        };
+        return results.map((hit) => hit.doc_id);
+      }),
+    );
+  }
+  const baseline = await bm25Baseline(dataset.documents, chunking);
+  scores.push(
+    await scoreMode(
+      "BM25 baseline",
+      dataset.questions,
+      (query) => Promise.resolve(baseline(query, 5)),
+    ),
+  );
+  return scores;
+}

@@ -1,13 +1,21 @@
-let table: Uint32Array | undefined;
+let tables: Uint32Array[] | undefined;
 
-function crcTable(): Uint32Array {
-  const t = new Uint32Array(256);
+/** Four 256-entry tables, for slicing-by-4: four bytes per step instead of one. */
+function crcTables(): Uint32Array[] {
+  const first = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
+    first[n] = c >>> 0;
   }
-  return t;
+  const all = [first];
+  for (let t = 1; t < 4; t++) {
+    const previous = all[t - 1]!;
+    const table = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) table[n] = (previous[n]! >>> 8) ^ first[previous[n]! & 0xff]!;
+    all.push(table);
+  }
+  return all;
 }
 
 /**
@@ -18,8 +26,14 @@ function crcTable(): Uint32Array {
  * crc32(new TextEncoder().encode("123456789")); // 0xcbf43926
  */
 export function crc32(bytes: Uint8Array): number {
-  table ??= crcTable();
+  tables ??= crcTables();
+  const [t0, t1, t2, t3] = tables as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
   let crc = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) crc = table[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
+  let i = 0;
+  for (const end = bytes.length - 3; i < end; i += 4) {
+    crc ^= bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
+    crc = t3[crc & 0xff]! ^ t2[(crc >>> 8) & 0xff]! ^ t1[(crc >>> 16) & 0xff]! ^ t0[crc >>> 24]!;
+  }
+  for (; i < bytes.length; i++) crc = t0[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }

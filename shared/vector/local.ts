@@ -2,7 +2,7 @@ import { InvalidRequestError, SiftError } from "../errors.ts";
 import { reciprocalRankFusion } from "../search/rrf.ts";
 import type { IndexLog } from "./local/log.ts";
 import { NamespaceIndex } from "./local/namespace.ts";
-import { normalized, prepareChunk } from "./local/prepared.ts";
+import { normalized, prepareChunk, type PreparedChunk } from "./local/prepared.ts";
 import type { IndexRecord } from "./local/record.ts";
 import type { IndexedChunk, SearchHit, VectorIndex, VectorQuery } from "./port.ts";
 
@@ -163,8 +163,42 @@ export class LocalIndex implements VectorIndex {
           { cause: error },
         );
       }
-      for (const record of records) this.#apply(record);
+      this.#replay(records);
     })();
     return this.#loaded;
+  }
+
+  /** The log's final state per namespace first, then each index built in one pass. */
+  #replay(records: IndexRecord[]): void {
+    type State = { chunks: Map<string, PreparedChunk>; ofDocument: Map<string, Set<string>> };
+    const states = new Map<string, State>();
+    for (const record of records) {
+      let state = states.get(record.namespace);
+      if (!state) {
+        states.set(record.namespace, state = { chunks: new Map(), ofDocument: new Map() });
+      }
+      const { chunks, ofDocument } = state;
+      for (const docId of record.remove) {
+        for (const id of ofDocument.get(docId) ?? []) {
+          chunks.delete(id);
+          this.#superseded++;
+        }
+        ofDocument.delete(docId);
+      }
+      for (const chunk of record.put) {
+        const previous = chunks.get(chunk.id);
+        if (previous) {
+          ofDocument.get(previous.metadata.doc_id)?.delete(chunk.id);
+          this.#superseded++;
+        }
+        chunks.set(chunk.id, chunk);
+        let ids = ofDocument.get(chunk.metadata.doc_id);
+        if (!ids) ofDocument.set(chunk.metadata.doc_id, ids = new Set());
+        ids.add(chunk.id);
+      }
+    }
+    for (const [name, state] of states) {
+      this.#namespaces.set(name, NamespaceIndex.build([...state.chunks.values()]));
+    }
   }
 }

@@ -16,6 +16,14 @@ export class Postings<V extends Float32Array | Uint16Array> {
     this.values = makeValues(capacity);
   }
 
+  /** A posting sized for exactly `capacity` entries (bulk loads know their sizes). */
+  static sized<V extends Float32Array | Uint16Array>(
+    makeValues: (size: number) => V,
+    capacity: number,
+  ): Postings<V> {
+    return new Postings(makeValues, Math.max(capacity, 1));
+  }
+
   push(slot: number, value: number): void {
     if (this.length === this.slots.length) this.#grow(this.length * 2);
     this.slots[this.length] = slot;
@@ -38,5 +46,7 @@ export class Postings<V extends Float32Array | Uint16Array> {
   }
 }
 
-export const termPostings = () => new Postings((size) => new Uint16Array(size));
-export const dimensionPostings = () => new Postings((size) => new Float32Array(size));
+const uint16 = (size: number) => new Uint16Array(size);
+const float32 = (size: number) => new Float32Array(size);
+export const termPostings = (capacity?: number) => new Postings(uint16, capacity);
+export const dimensionPostings = (capacity?: number) => new Postings(float32, capacity);

@@ -26,9 +26,11 @@ export type PreparedChunk = {
 /** `vector / |vector|` as float32, the precision the index keeps. */
 export function normalized(vector: readonly number[]): Float32Array {
   let norm = 0;
-  for (const value of vector) norm += value * value;
+  for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
   norm = Math.sqrt(norm) || 1;
-  return Float32Array.from(vector, (value) => value / norm);
+  const out = new Float32Array(vector.length);
+  for (let i = 0; i < vector.length; i++) out[i] = vector[i]! / norm;
+  return out;
 }
 
 export function prepareChunk(chunk: IndexedChunk): PreparedChunk {
@@ -37,12 +39,11 @@ export function prepareChunk(chunk: IndexedChunk): PreparedChunk {
   for (const value of vector) if (value !== 0) nonzero++;
   const dims = new Uint32Array(nonzero);
   const values = new Float32Array(nonzero);
-  let at = 0;
-  vector.forEach((value, dim) => {
-    if (value === 0) return;
+  for (let dim = 0, at = 0; dim < vector.length; dim++) {
+    if (vector[dim] === 0) continue;
     dims[at] = dim;
-    values[at++] = value;
-  });
+    values[at++] = vector[dim]!;
+  }
   const analyzed = analyze(searchableText(chunk));
   const counts = new Map<string, number>();
   for (const term of analyzed) counts.set(term, (counts.get(term) ?? 0) + 1);

@@ -12,9 +12,12 @@ export type IndexRecord = { namespace: string; remove: string[]; put: PreparedCh
 /*
  * On disk a record is a frame: u32 payload length, u32 CRC-32 of the
  * payload, the payload. The payload is a u32 header length, the header as
- * JSON (ids, texts, metadata, terms), then per chunk its term counts (u16),
+ * JSON (ids, texts, metadata, and the record's distinct terms once), then per
+ * chunk its terms as u32 numbers into that list, their counts (u16), its
  * nonzero dimensions (u32) and values (f32), each block padded to 4 bytes.
- * Vectors are binary: a JSON number costs about 10 bytes and a parse.
+ * Vectors are binary: a JSON number costs about 10 bytes and a parse. Terms
+ * are listed once per record so that loading hashes each distinct string
+ * once, not once per chunk that has it.
  */
 
 const FRAME_HEADER = 8;
@@ -22,13 +25,14 @@ const FRAME_HEADER = 8;
 const headerSchema = z.object({
   namespace: z.string(),
   remove: z.array(z.string()),
+  terms: z.string(),
   put: z.array(z.object({
     id: z.string(),
     text: z.string(),
     metadata: z.looseObject({ doc_id: z.string(), chunk_index: z.number() }),
     dimensions: z.number().int().min(0),
     nonzero: z.number().int().min(0),
-    terms: z.string(),
+    terms: z.number().int().min(0),
     length: z.number().int().min(0),
   })),
 });
@@ -36,22 +40,27 @@ const headerSchema = z.object({
 const padded = (bytes: number) => (bytes + 3) & ~3;
 
 export function encodeRecord(record: IndexRecord): Uint8Array {
+  const numbers = new Map<string, number>();
+  for (const chunk of record.put) {
+    for (const term of chunk.terms) if (!numbers.has(term)) numbers.set(term, numbers.size);
+  }
   const header = new TextEncoder().encode(JSON.stringify({
     namespace: record.namespace,
     remove: record.remove,
+    terms: [...numbers.keys()].join(" "),
     put: record.put.map((chunk) => ({
       id: chunk.id,
       text: chunk.text,
       metadata: chunk.metadata,
       dimensions: chunk.dimensions,
       nonzero: chunk.dims.length,
-      terms: chunk.terms.join(" "),
+      terms: chunk.terms.length,
       length: chunk.length,
     })),
   }));
   let size = 4 + padded(header.length);
   for (const chunk of record.put) {
-    size += padded(chunk.counts.length * 2) + chunk.dims.length * 8;
+    size += chunk.terms.length * 4 + padded(chunk.counts.length * 2) + chunk.dims.length * 8;
   }
   const frame = new Uint8Array(FRAME_HEADER + size);
   const view = new DataView(frame.buffer);
@@ -59,6 +68,9 @@ export function encodeRecord(record: IndexRecord): Uint8Array {
   frame.set(header, FRAME_HEADER + 4);
   let at = FRAME_HEADER + 4 + padded(header.length);
   for (const chunk of record.put) {
+    const termNumbers = Uint32Array.from(chunk.terms, (term) => numbers.get(term)!);
+    frame.set(new Uint8Array(termNumbers.buffer), at);
+    at += termNumbers.byteLength;
     frame.set(
       new Uint8Array(chunk.counts.buffer, chunk.counts.byteOffset, chunk.counts.byteLength),
       at,
@@ -120,17 +132,28 @@ function decodePayload(payload: Uint8Array): IndexRecord | undefined {
   } catch {
     return undefined;
   }
-  let at = 4 + padded(headerLength);
-  // Copies: the typed arrays must not pin the whole log buffer, and need alignment.
-  const take = (bytes: number) => payload.slice(at, at += bytes).buffer;
-  const put: PreparedChunk[] = header.put.map((chunk) => {
-    const terms = chunk.terms === "" ? [] : chunk.terms.split(" ");
-    const counts = new Uint16Array(take(terms.length * 2));
-    at = padded(at);
-    const dims = new Uint32Array(take(chunk.nonzero * 4));
-    const values = new Float32Array(take(chunk.nonzero * 4));
-    return { ...chunk, terms, counts, dims, values };
-  });
-  if (at !== payload.length) return undefined;
+  // One copy per record, so its arrays neither pin the whole log nor start unaligned.
+  const binary = payload.slice(4 + padded(headerLength)).buffer;
+  const dictionary = header.terms === "" ? [] : header.terms.split(" ");
+  let at = 0;
+  const put: PreparedChunk[] = [];
+  for (const chunk of header.put) {
+    const size = chunk.terms * 4 + padded(chunk.terms * 2) + chunk.nonzero * 8;
+    if (at + size > binary.byteLength) return undefined;
+    const termNumbers = new Uint32Array(binary, at, chunk.terms);
+    at += chunk.terms * 4;
+    // The dictionary's own strings: each distinct term is hashed once when loading.
+    const terms = Array.from(termNumbers, (number) => dictionary[number]!);
+    if (terms.includes(undefined as never)) return undefined;
+    const counts = new Uint16Array(binary, at, chunk.terms);
+    at = padded(at + chunk.terms * 2);
+    const dims = new Uint32Array(binary, at, chunk.nonzero);
+    at += chunk.nonzero * 4;
+    const values = new Float32Array(binary, at, chunk.nonzero);
+    at += chunk.nonzero * 4;
+    const { id, text, metadata, dimensions, length } = chunk;
+    put.push({ id, text, metadata, dimensions, length, terms, counts, dims, values });
+  }
+  if (at !== binary.byteLength) return undefined;
   return { namespace: header.namespace, remove: header.remove, put };
 }

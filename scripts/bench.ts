@@ -1,0 +1,104 @@
+/**
+ * The benchmark that tracks the embedded index, in one run on this machine:
+ * the index at growing sizes through the real server (bench-index.ts) and
+ * retrieval quality on ARAGOG against a plain BM25 baseline. Writes
+ * `BENCHMARKS.md` (for people) and `bench.json` (for the CI regression check).
+ *
+ *   deno task bench                         # 1k, 10k, 50k and 100k chunks
+ *   deno task bench --sizes 1000,10000      # fewer
+ *   deno task bench --out /tmp/bench        # somewhere else than the project root
+ */
+import { createSiftApp } from "../app.ts";
+import { readConfig } from "../shared/config.ts";
+import { benchIndex, type SizeReport } from "./bench-index.ts";
+import { batchDocuments } from "./documents.ts";
+import { type ModeScore, readDataset, retrievalScores, scoreTable } from "./retrieval-eval.ts";
+
+const DATASET = new URL("../../shared/datasets/aragog", import.meta.url).pathname;
+
+function flag(name: string): string | undefined {
+  const at = Deno.args.indexOf(`--${name}`);
+  return at >= 0 ? Deno.args[at + 1] : undefined;
+}
+
+export type BenchReport = {
+  date: string;
+  machine: { cores: number; deno: string };
+  index: SizeReport[];
+  retrieval: ModeScore[];
+};
+
+async function aragogQuality(): Promise<ModeScore[]> {
+  const env = { DEMO_CORPUS: "false" };
+  const app = createSiftApp();
+  const post = async (path: string, body: unknown) => {
+    const response = await app.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }, env);
+    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    return await response.json();
+  };
+  const dataset = await readDataset(DATASET);
+  for (const batch of batchDocuments(dataset.documents)) {
+    await post("/v1/documents", { documents: batch, namespace: "bench" });
+  }
+  return await retrievalScores(post, dataset, readConfig(env).chunking, "bench");
+}
+
+const ms = (value: number) => value < 10 ? value.toFixed(1) : Math.round(value).toString();
+
+export function renderMarkdown(report: BenchReport): string {
+  const rows = report.index.map((size) =>
+    `| ${size.chunks.toLocaleString("en")} | ${Math.round(size.ingest_chunks_per_second)} | ${
+      size.ingest_last_over_first_tenth.toFixed(2)
+    } | ${ms(size.one_document_ingest_ms)} ms (×${size.one_document_over_empty.toFixed(2)}) | ${
+      (["dense", "sparse", "hybrid"] as const).map((mode) =>
+        `${ms(size.search_ms[mode].p50)} / ${ms(size.search_ms[mode].p95)}`
+      ).join(" | ")
+    } | ${ms(size.search_held_up_ms)} ms | ${Math.round(size.rss_mb)} MB | ${
+      size.log_mb.toFixed(1)
+    } MB | ${ms(size.restart_first_search_ms)} ms |`
+  );
+  return `# Benchmarks
+
+Written by \`deno task bench\` on ${report.date} (${report.machine.cores} cores, Deno ${report.machine.deno}).
+Numbers are from one run on one machine: compare rows and ratios, not absolute times across machines.
+
+## The embedded index through the real server
+
+\`main.ts\` in its own process, chunks ingested through \`POST /v1/documents\` in batches of 100
+one-chunk documents cut from the ARAGOG papers, the offline model's hashed embedding (2048 wide).
+
+- **steady**: mean batch time of the last tenth of the batches over the first tenth (1 = no slow-down).
+- **one document**: median ingest of one document at that size (× the same into an empty index).
+- **search**: p50 / p95 of \`POST /v1/search\` (top 10) over 40 ARAGOG questions, per mode.
+- **held up**: the worst extra wait of a hybrid search while a document is being ingested.
+- **restart**: stop the server, start it, answer a first hybrid search.
+
+| chunks | ingest chunks/s | steady | one document | dense ms | sparse ms | hybrid ms | held up | RSS | log | restart |
+|---|---|---|---|---|---|---|---|---|---|---|
+${rows.join("\n")}
+
+## Retrieval quality on ARAGOG
+
+98 answerable questions, top 5, the same chunks for the baseline (plain Okapi BM25: no stemming).
+
+${scoreTable(report.retrieval)}
+`;
+}
+
+if (import.meta.main) {
+  const sizes = (flag("sizes") ?? "1000,10000,50000,100000").split(",").map(Number);
+  const out = flag("out") ?? new URL("../", import.meta.url).pathname;
+  const report: BenchReport = {
+    date: new Date().toISOString().slice(0, 10),
+    machine: { cores: navigator.hardwareConcurrency, deno: Deno.version.deno },
+    index: await benchIndex(sizes, DATASET),
+    retrieval: await aragogQuality(),
+  };
+  await Deno.writeTextFile(`${out}/bench.json`, JSON.stringify(report, null, 2) + "\n");
+  await Deno.writeTextFile(`${out}/BENCHMARKS.md`, renderMarkdown(report));
+  console.log(renderMarkdown(report));
+}

@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { crc32 } from "../../crc32.ts";
+import { prepareChunk } from "./prepared.ts";
+import { decodeRecords, encodeRecord, type IndexRecord } from "./record.ts";
+
+const chunk = (id: string, text: string, vector: number[], extra: Record<string, unknown> = {}) =>
+  prepareChunk({
+    id,
+    text,
+    vector,
+    metadata: { doc_id: id.split("#")[0]!, chunk_index: 0, ...extra },
+  });
+
+const records: IndexRecord[] = [
+  {
+    namespace: "default",
+    remove: ["old"],
+    put: [
+      chunk("a#0", "Models modelling models", [0, 3, 0, 4], { title: "Ünïcödé ✓", year: 2020 }),
+      chunk("b#0", "", [1, 0, 0, 0]),
+      chunk("c#0", "one two three four five", [0, 0, 0, 0]),
+    ],
+  },
+  { namespace: "other", remove: ["a", "b"], put: [] },
+];
+
+Deno.test("crc32 matches zlib's check values", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  assert.equal(crc32(bytes("123456789")), 0xcbf43926);
+  assert.equal(crc32(bytes("")), 0);
+  assert.equal(crc32(bytes("a")), 0xe8b7be43);
+  assert.equal(crc32(bytes("abcdefghij")), 0x3981703a);
+});
+
+Deno.test("records round-trip through the binary log format", () => {
+  const bytes = new Uint8Array(records.flatMap((record) => [...encodeRecord(record)]));
+  const { records: decoded, validBytes, damagedAt } = decodeRecords(bytes);
+  assert.equal(validBytes, bytes.length);
+  assert.equal(damagedAt, undefined);
+  assert.equal(decoded.length, 2);
+  decoded.forEach((record, r) => {
+    assert.equal(record.namespace, records[r]!.namespace);
+    assert.deepEqual(record.remove, records[r]!.remove);
+    record.put.forEach((chunk, c) => {
+      const original = records[r]!.put[c]!;
+      assert.deepEqual(
+        { ...chunk, dims: [...chunk.dims], values: [...chunk.values], counts: [...chunk.counts] },
+        {
+          ...original,
+          dims: [...original.dims],
+          values: [...original.values],
+          counts: [...original.counts],
+        },
+      );
+    });
+  });
+});
+
+Deno.test("a torn last record ends the log; damage before the end is reported", () => {
+  const first = encodeRecord(records[0]!);
+  const second = encodeRecord(records[1]!);
+  const torn = new Uint8Array([...first, ...second.subarray(0, second.length - 1)]);
+  const tornRead = decodeRecords(torn);
+  assert.equal(tornRead.records.length, 1);
+  assert.equal(tornRead.validBytes, first.length);
+  assert.equal(tornRead.damagedAt, undefined);
+
+  const flipped = new Uint8Array([...first, ...second]);
+  flipped[12] = flipped[12]! ^ 1;
+  const damaged = decodeRecords(flipped);
+  assert.equal(damaged.records.length, 0);
+  assert.equal(damaged.damagedAt, 0);
+
+  const lastFlipped = new Uint8Array([...first, ...second]);
+  lastFlipped[first.length + 12] = lastFlipped[first.length + 12]! ^ 1;
+  const tail = decodeRecords(lastFlipped);
+  assert.equal(tail.records.length, 1);
+  assert.equal(tail.damagedAt, undefined, "a bad last frame is a torn append");
+});

@@ -1,0 +1,31 @@
+/**
+ * The benchmark's reduced run (1k chunks) against the ratios of the last full
+ * run (`bench.json`, written by `deno task bench`): a ratio more than twice
+ * what it was, or than 1 where 1 is ideal, is a regression. Ratios, not
+ * times: they compare two measurements taken in the same run.
+ */
+import assert from "node:assert/strict";
+import { benchIndex } from "../../scripts/bench-index.ts";
+import type { BenchReport } from "../../scripts/bench.ts";
+
+const DATASET = new URL("../../../shared/datasets/aragog", import.meta.url).pathname;
+const BASELINE = new URL("../../bench.json", import.meta.url);
+
+/** Ratios where 1 is ideal: a regression is more than twice the recorded one (or than 1). */
+const RATIOS = ["ingest_last_over_first_tenth", "one_document_over_empty"] as const;
+
+Deno.test("the embedded index at 1k chunks keeps the ratios of the last full benchmark", async () => {
+  const baseline = JSON.parse(await Deno.readTextFile(BASELINE)) as BenchReport;
+  const recorded = baseline.index.find((size) => size.chunks >= 1000 && size.chunks < 2000);
+  assert.ok(recorded, "bench.json has no 1k row: run `deno task bench`");
+  const [current] = await benchIndex([1000], DATASET);
+  for (const ratio of RATIOS) {
+    const limit = 2 * Math.max(recorded[ratio], 1);
+    assert.ok(
+      current![ratio] <= limit,
+      `${ratio}: ${current![ratio].toFixed(2)} now, ${recorded[ratio].toFixed(2)} recorded`,
+    );
+  }
+  // Searches are not held up by an ingest for more than 50 ms.
+  assert.ok(current!.search_held_up_ms <= 50, `held up ${current!.search_held_up_ms} ms`);
+});
