@@ -28,7 +28,8 @@ export class NamespaceIndex {
   #alive = new Uint8Array(64);
   #lengths = new Uint32Array(64);
   #slotOf = new Map<string, number>();
-  #slotsOfDocument = new Map<string, Set<number>>();
+  /** A document's slots: a short array (a Set per document costs more than it saves). */
+  #slotsOfDocument = new Map<string, number[]>();
   #terms = new Map<string, Postings<Uint16Array>>();
   #dims: Postings<Float32Array>[] = [];
   #dimensions: number | undefined;
@@ -53,17 +54,28 @@ export class NamespaceIndex {
     // Pass 1: each term's number (so pass 2 needs no map) and every posting's size.
     const termNumbers = new Map<string, number>();
     const termSizes: number[] = [];
+    const numberOf = (term: string) => {
+      let number = termNumbers.get(term);
+      if (number === undefined) {
+        termNumbers.set(term, number = termSizes.length);
+        termSizes.push(0);
+      }
+      return number;
+    };
+    // Chunks read from one log record share its term list: translate that list once.
+    const translations = new Map<readonly string[], Uint32Array>();
     const chunkTerms = chunks.map((chunk) => {
-      const numbers = new Uint32Array(chunk.terms.length);
-      chunk.terms.forEach((term, i) => {
-        let number = termNumbers.get(term);
-        if (number === undefined) {
-          termNumbers.set(term, number = termSizes.length);
-          termSizes.push(0);
-        }
-        termSizes[number]!++;
-        numbers[i] = number;
-      });
+      let numbers: Uint32Array;
+      if (chunk.shared) {
+        const { dictionary, numbers: local } = chunk.shared;
+        let table = translations.get(dictionary);
+        if (!table) translations.set(dictionary, table = Uint32Array.from(dictionary, numberOf));
+        numbers = new Uint32Array(local.length);
+        for (let i = 0; i < local.length; i++) numbers[i] = table[local[i]!]!;
+      } else {
+        numbers = Uint32Array.from(chunk.terms, numberOf);
+      }
+      for (let i = 0; i < numbers.length; i++) termSizes[numbers[i]!]!++;
       return numbers;
     });
     const dimSizes = new Uint32Array(dimensions);
@@ -85,9 +97,9 @@ export class NamespaceIndex {
       index.#lengths[slot] = chunk.length;
       index.#slotOf.set(chunk.id, slot);
       const docId = chunk.metadata.doc_id;
-      let slots = index.#slotsOfDocument.get(docId);
-      if (!slots) index.#slotsOfDocument.set(docId, slots = new Set());
-      slots.add(slot);
+      const slots = index.#slotsOfDocument.get(docId);
+      if (slots) slots.push(slot);
+      else index.#slotsOfDocument.set(docId, [slot]);
       const numbers = chunkTerms[slot]!;
       const { counts, dims, values } = chunk;
       for (let i = 0; i < numbers.length; i++) {
@@ -125,9 +137,9 @@ export class NamespaceIndex {
     this.#lengths[slot] = chunk.length;
     this.#slotOf.set(chunk.id, slot);
     const docId = chunk.metadata.doc_id;
-    let slots = this.#slotsOfDocument.get(docId);
-    if (!slots) this.#slotsOfDocument.set(docId, slots = new Set());
-    slots.add(slot);
+    const slots = this.#slotsOfDocument.get(docId);
+    if (slots) slots.push(slot);
+    else this.#slotsOfDocument.set(docId, [slot]);
     const { terms, counts, dims, values } = chunk;
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i]!;
@@ -149,8 +161,10 @@ export class NamespaceIndex {
     this.#slotOf.delete(id);
     const docId = this.#metadata[slot]!.doc_id;
     const slots = this.#slotsOfDocument.get(docId);
-    slots?.delete(slot);
-    if (slots?.size === 0) this.#slotsOfDocument.delete(docId);
+    if (slots) {
+      slots.splice(slots.indexOf(slot), 1);
+      if (slots.length === 0) this.#slotsOfDocument.delete(docId);
+    }
     this.#live--;
     this.#dead++;
     this.#totalLength -= this.#lengths[slot]!;

@@ -17,7 +17,12 @@ export type PreparedChunk = {
   dims: Uint32Array;
   values: Float32Array;
   /** Distinct terms of the searchable text and how often each occurs (at most 65535). */
-  terms: string[];
+  readonly terms: readonly string[];
+  /**
+   * Chunks read from one log record: the record's term list and this
+   * chunk's terms as numbers into it, so a load never maps every term string.
+   */
+  shared?: { dictionary: readonly string[]; numbers: Uint32Array };
   counts: Uint16Array;
   /** The searchable text's length in terms, for BM25's length normalization. */
   length: number;

@@ -142,9 +142,7 @@ function decodePayload(payload: Uint8Array): IndexRecord | undefined {
     if (at + size > binary.byteLength) return undefined;
     const termNumbers = new Uint32Array(binary, at, chunk.terms);
     at += chunk.terms * 4;
-    // The dictionary's own strings: each distinct term is hashed once when loading.
-    const terms = Array.from(termNumbers, (number) => dictionary[number]!);
-    if (terms.includes(undefined as never)) return undefined;
+    for (const number of termNumbers) if (number >= dictionary.length) return undefined;
     const counts = new Uint16Array(binary, at, chunk.terms);
     at = padded(at + chunk.terms * 2);
     const dims = new Uint32Array(binary, at, chunk.nonzero);
@@ -152,8 +150,28 @@ function decodePayload(payload: Uint8Array): IndexRecord | undefined {
     const values = new Float32Array(binary, at, chunk.nonzero);
     at += chunk.nonzero * 4;
     const { id, text, metadata, dimensions, length } = chunk;
-    put.push({ id, text, metadata, dimensions, length, terms, counts, dims, values });
+    put.push(sharedTerms(
+      { id, text, metadata, dimensions, length, counts, dims, values },
+      { dictionary, numbers: termNumbers },
+    ));
   }
   if (at !== binary.byteLength) return undefined;
   return { namespace: header.namespace, remove: header.remove, put };
+}
+
+/**
+ * A decoded chunk whose `terms` are spelled out only if someone asks (a
+ * compaction, a re-encode); loading reads `shared` instead.
+ */
+function sharedTerms(
+  chunk: Omit<PreparedChunk, "terms" | "shared">,
+  shared: { dictionary: readonly string[]; numbers: Uint32Array },
+): PreparedChunk {
+  let terms: string[] | undefined;
+  return Object.defineProperties({ ...chunk, shared } as PreparedChunk, {
+    terms: {
+      enumerable: true,
+      get: () => terms ??= Array.from(shared.numbers, (number) => shared.dictionary[number]!),
+    },
+  });
 }
