@@ -51,6 +51,7 @@ const envSchema = z.object({
   OFFLINE_MODEL_FAULTS: z.string().optional(),
   OFFLINE_MODEL_SEED: z.coerce.number().int().default(1),
   STEP_TIMEOUT_MS: positiveInt(600_000).default(120_000),
+  INDEX_CHECKPOINT_BYTES: positiveInt(2 ** 40).default(32 * 1024 * 1024),
   ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
     `STEP_URL_${StepName}`,
     z.ZodOptional<typeof url>
@@ -113,6 +114,8 @@ export type Config = {
   offlineModel: { latency?: string; faults?: string; seed: number };
   /** Load sift's own docs into an empty local index. */
   demoCorpus: boolean;
+  /** The embedded index checkpoints once its log since the last checkpoint reaches this (and it). */
+  indexCheckpointBytes: number;
   /** Where remote steps live (`STEP_URL_<NAME>`) and how long one may take. */
   steps: { urls: Partial<Record<StepName, string>>; timeoutMs: number };
 };
@@ -171,6 +174,7 @@ export function readConfig(env: Record<string, unknown>): Config {
       seed: e.OFFLINE_MODEL_SEED,
     },
     demoCorpus: e.DEMO_CORPUS,
+    indexCheckpointBytes: e.INDEX_CHECKPOINT_BYTES,
     steps: {
       urls: Object.fromEntries(
         STEP_NAMES.flatMap((name) => {

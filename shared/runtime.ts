@@ -80,7 +80,10 @@ export class Runtime {
     });
     const state = config.vector && config.redis ? undefined : this.#state?.(env);
     const index = config.vector ? new UpstashVectorIndex(config.vector) : state?.index ??
-      (this.#localIndex ??= new LocalIndex(this.#log ? { log: this.#log } : {}));
+      (this.#localIndex ??= new LocalIndex({
+        ...(this.#log ? { log: this.#log } : {}),
+        checkpointMinBytes: config.indexCheckpointBytes,
+      }));
     const store = config.redis
       ? new UpstashRedisCache(config.redis)
       : state?.cache ?? (this.#memoryCache ??= new MemoryCache());

@@ -6,16 +6,16 @@ import { normalized, prepareChunk, type PreparedChunk } from "./local/prepared.t
 import type { IndexRecord } from "./local/record.ts";
 import type { IndexedChunk, SearchHit, VectorIndex, VectorQuery } from "./port.ts";
 
-/** Chunks per record when the log is rewritten: small frames keep the event loop free. */
-const COMPACTION_BATCH = 256;
+/** By default no checkpoint before the log since the last one reaches this. */
+const CHECKPOINT_MIN_BYTES = 32 * 1024 * 1024;
 
 /**
  * The embedded vector index: dense cosine over sparse postings, BM25, and
  * reciprocal rank fusion of both for hybrid. With an `IndexLog`, every change
  * is one appended record, durable before it is applied or acknowledged, so a
- * write costs what it writes and a crash loses nothing acknowledged. Once
- * superseded chunks outnumber live ones the log is rewritten from the live
- * state, so it stays proportional to what the index holds.
+ * write costs what it writes and a crash loses nothing acknowledged. Now and
+ * then the live index is checkpointed as flat arrays, so the disk holds what
+ * the index holds and a restart maps arrays instead of replaying history.
  */
 export class LocalIndex implements VectorIndex {
   readonly name = "local";
@@ -23,11 +23,11 @@ export class LocalIndex implements VectorIndex {
   readonly #log: IndexLog | undefined;
   #loaded: Promise<void> | undefined;
   #writing: Promise<void> = Promise.resolve();
-  /** Chunks the log holds that a later record removed or replaced. */
-  #superseded = 0;
+  readonly #checkpointMinBytes: number;
 
-  constructor(options: { log?: IndexLog } = {}) {
+  constructor(options: { log?: IndexLog; checkpointMinBytes?: number } = {}) {
     this.#log = options.log;
+    this.#checkpointMinBytes = options.checkpointMinBytes ?? CHECKPOINT_MIN_BYTES;
   }
 
   async upsert(chunks: IndexedChunk[], options: { namespace: string }): Promise<void> {
@@ -106,7 +106,7 @@ export class LocalIndex implements VectorIndex {
     const work = this.#writing.catch(() => {}).then(async () => {
       await this.#log?.append(record);
       this.#apply(record);
-      await this.#compactIfWasteful();
+      await this.#checkpointIfDue();
     });
     this.#writing = work;
     return work;
@@ -115,45 +115,30 @@ export class LocalIndex implements VectorIndex {
   #apply(record: IndexRecord): void {
     let namespace = this.#namespaces.get(record.namespace);
     if (!namespace) this.#namespaces.set(record.namespace, namespace = new NamespaceIndex());
-    for (const docId of record.remove) this.#superseded += namespace.removeDocument(docId);
-    for (const chunk of record.put) {
-      if (namespace.has(chunk.id)) this.#superseded++;
-      namespace.put(chunk);
-    }
+    for (const docId of record.remove) namespace.removeDocument(docId);
+    for (const chunk of record.put) namespace.put(chunk);
   }
 
-  #live(): number {
-    let live = 0;
-    for (const namespace of this.#namespaces.values()) live += namespace.size;
-    return live;
-  }
-
-  async #compactIfWasteful(): Promise<void> {
+  /**
+   * Once the records since the last checkpoint outweigh it (and 32 MiB), the
+   * live index becomes the new checkpoint: loading stays one read of flat
+   * arrays plus a short tail, and superseded chunks leave the disk.
+   */
+  async #checkpointIfDue(): Promise<void> {
     const log = this.#log;
-    if (!log || this.#superseded < 1000 || this.#superseded <= this.#live()) return;
-    const namespaces = this.#namespaces;
-    await log.compact((async function* () {
-      for (const [name, namespace] of namespaces) {
-        let batch: IndexRecord["put"] = [];
-        for (const chunk of namespace.chunks()) {
-          batch.push(chunk);
-          if (batch.length === COMPACTION_BATCH) {
-            yield { namespace: name, remove: [], put: batch };
-            batch = [];
-          }
-        }
-        if (batch.length) yield { namespace: name, remove: [], put: batch };
-      }
-    })());
-    this.#superseded = 0;
+    if (!log || log.tailBytes < Math.max(this.#checkpointMinBytes, log.checkpointBytes)) return;
+    const snapshots = new Map(
+      [...this.#namespaces].map(([name, namespace]) => [name, namespace.snapshot()]),
+    );
+    await log.checkpoint(snapshots);
   }
 
   /** Replays the log once; a log that cannot be read fails every call, and is never overwritten. */
   #load(): Promise<void> {
     this.#loaded ??= (async () => {
-      let records: IndexRecord[];
+      let loaded: Awaited<ReturnType<IndexLog["load"]>>;
       try {
-        records = await this.#log?.load() ?? [];
+        loaded = await this.#log?.load() ?? { records: [] };
       } catch (error) {
         if (error instanceof SiftError) throw error;
         throw new SiftError(
@@ -163,7 +148,14 @@ export class LocalIndex implements VectorIndex {
           { cause: error },
         );
       }
-      this.#replay(records);
+      if (loaded.checkpoint) {
+        for (const [name, snapshot] of loaded.checkpoint) {
+          this.#namespaces.set(name, NamespaceIndex.restore(snapshot));
+        }
+        for (const record of loaded.records) this.#apply(record);
+      } else {
+        this.#replay(loaded.records);
+      }
     })();
     return this.#loaded;
   }
@@ -179,18 +171,12 @@ export class LocalIndex implements VectorIndex {
       }
       const { chunks, ofDocument } = state;
       for (const docId of record.remove) {
-        for (const id of ofDocument.get(docId) ?? []) {
-          chunks.delete(id);
-          this.#superseded++;
-        }
+        for (const id of ofDocument.get(docId) ?? []) chunks.delete(id);
         ofDocument.delete(docId);
       }
       for (const chunk of record.put) {
         const previous = chunks.get(chunk.id);
-        if (previous) {
-          ofDocument.get(previous.metadata.doc_id)?.delete(chunk.id);
-          this.#superseded++;
-        }
+        if (previous) ofDocument.get(previous.metadata.doc_id)?.delete(chunk.id);
         chunks.set(chunk.id, chunk);
         let ids = ofDocument.get(chunk.metadata.doc_id);
         if (!ids) ofDocument.set(chunk.metadata.doc_id, ids = new Set());

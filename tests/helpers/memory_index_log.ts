@@ -1,32 +1,49 @@
+import { checkpointFrames, readCheckpoint } from "../../shared/vector/local/checkpoint.ts";
 import type { IndexLog } from "../../shared/vector/local/log.ts";
 import { decodeRecords, encodeRecord, type IndexRecord } from "../../shared/vector/local/record.ts";
+import type { NamespaceSnapshot } from "../../shared/vector/local/snapshot.ts";
 
 /**
- * An IndexLog in memory that goes through the real binary encoding, counts
- * its appends and compactions, and can start from given bytes (a damaged log).
+ * An IndexLog in memory that goes through the real binary formats (log
+ * records and checkpoints), counts its appends and checkpoints, and can start
+ * from given bytes (a torn or damaged log). `checkpointAt` lowers the size at
+ * which the index checkpoints, so tests reach it with a few records.
  */
-export function memoryIndexLog(initial: Uint8Array = new Uint8Array()) {
+export function memoryIndexLog(
+  initial: Uint8Array = new Uint8Array(),
+  options: { checkpointAt?: number } = {},
+) {
   const log = {
     location: "memory://index.log",
     bytes: initial,
+    checkpointed: undefined as Uint8Array | undefined,
     appends: 0,
-    compactions: 0,
-    load(): Promise<IndexRecord[]> {
+    checkpoints: 0,
+    get tailBytes(): number {
+      // Pretend to be this much bigger, so the index checkpoints at `checkpointAt`.
+      return log.bytes.length +
+        (options.checkpointAt ? 32 * 1024 * 1024 - options.checkpointAt : 0);
+    },
+    get checkpointBytes(): number {
+      return log.checkpointed?.length ?? 0;
+    },
+    load(): Promise<{ checkpoint?: Map<string, NamespaceSnapshot>; records: IndexRecord[] }> {
       const { records, validBytes, damagedAt } = decodeRecords(log.bytes);
       if (damagedAt !== undefined) return Promise.reject(new Error(`damaged at ${damagedAt}`));
       log.bytes = log.bytes.slice(0, validBytes);
-      return Promise.resolve(records);
+      const checkpoint = log.checkpointed && readCheckpoint(log.checkpointed).namespaces;
+      return Promise.resolve({ ...(checkpoint ? { checkpoint } : {}), records });
     },
     append(record: IndexRecord): Promise<void> {
       log.bytes = concat([log.bytes, encodeRecord(record)]);
       log.appends++;
       return Promise.resolve();
     },
-    async compact(records: AsyncIterable<IndexRecord> | Iterable<IndexRecord>): Promise<void> {
-      const frames: Uint8Array[] = [];
-      for await (const record of records) frames.push(encodeRecord(record));
-      log.bytes = concat(frames);
-      log.compactions++;
+    checkpoint(namespaces: Map<string, NamespaceSnapshot>): Promise<void> {
+      log.checkpointed = concat([...checkpointFrames(namespaces, log.checkpoints + 1)]);
+      log.bytes = new Uint8Array();
+      log.checkpoints++;
+      return Promise.resolve();
     },
   } satisfies IndexLog & Record<string, unknown>;
   return log;

@@ -94,7 +94,9 @@ Deno.test("an internal failure gets a generic 500 without a stack trace", async 
       location: "/srv/sift/.data/index.log",
       load: () => Promise.reject(new Error("EIO: /srv/sift/.data/index.log")),
       append: () => Promise.resolve(),
-      compact: () => Promise.resolve(),
+      checkpoint: () => Promise.resolve(),
+      tailBytes: 0,
+      checkpointBytes: 0,
     },
   });
   const response = await withoutErrorLogs(() => app.request("/v1/search", searchInit(), EMPTY_ENV));
@@ -125,7 +127,9 @@ Deno.test({
         location: "/srv/sift/.data/index.log",
         load: () => Promise.reject(new Error("damaged")),
         append: () => Promise.resolve(),
-        compact: () => Promise.resolve(),
+        checkpoint: () => Promise.resolve(),
+        tailBytes: 0,
+        checkpointBytes: 0,
       },
     });
     const response = await withoutErrorLogs(() =>

@@ -187,17 +187,34 @@ Deno.test("LocalIndex drops a torn last record and keeps everything before it", 
   assert.equal(await reread.count(NS), 3);
 });
 
-Deno.test("LocalIndex rewrites its log once superseded chunks outnumber live ones", async () => {
-  const log = memoryIndexLog();
+Deno.test("LocalIndex checkpoints, and a restart reads the checkpoint plus the records after it", async () => {
+  const log = memoryIndexLog(undefined, { checkpointAt: 20_000 });
   const index = new LocalIndex({ log });
   const version = (n: number) =>
-    Array.from({ length: 100 }, (_, i) => chunk(`d${i}`, 0, `text ${n} of ${i}`, [1, n, i]));
+    Array.from({ length: 50 }, (_, i) => chunk(`d${i}`, 0, `text ${n} of ${i}`, [1, n, i]));
   for (let n = 0; n < 12; n++) await index.replaceDocuments([], version(n), NS);
-  assert.equal(log.compactions, 1, "1,100 superseded of 100 live: one rewrite");
+  await index.deleteDocument("d3", NS);
+  assert.ok(log.checkpoints >= 2, `${log.checkpoints} checkpoints`);
+  assert.ok(log.bytes.length > 0, "records after the last checkpoint");
   const reread = new LocalIndex({ log });
-  assert.equal(await reread.count(NS), 100);
-  const hits = await reread.query({ ...query, text: "text 11 of 7", mode: "sparse", topK: 1 });
-  assert.equal(hits[0]!.text, "text 11 of 7");
+  assert.equal(await reread.count(NS), 49);
+  for (const mode of ["dense", "sparse", "hybrid"] as const) {
+    const probe = { ...query, text: "text 11 of 7", vector: [1, 11, 7], mode, topK: 5 };
+    const before = await index.query(probe);
+    const after = await reread.query(probe);
+    assert.deepEqual(
+      after.map((hit) => [hit.id, hit.text, hit.score]),
+      before.map((hit) => [
+        hit.id,
+        hit.text,
+        hit.score,
+      ]),
+    );
+  }
+  // The restored index takes writes like any other.
+  await reread.replaceDocuments(["d7"], [chunk("d7", 0, "text twelve", [1, 12, 7])], NS);
+  const hits = await reread.query({ ...query, text: "twelve", mode: "sparse", topK: 1 });
+  assert.equal(hits[0]!.id, "d7#0");
 });
 
 Deno.test("LocalIndex refuses a log damaged before its end, and stays failed", async () => {

@@ -1,16 +1,21 @@
 import type { IndexRecord } from "./record.ts";
+import type { NamespaceSnapshot } from "./snapshot.ts";
 
 /**
- * Where the embedded index's changes are kept, as a log of records. Deno's
- * entry gives a file (`FileIndexLog`); workerd has no file system, and there
- * the index lives in the Durable Object's SQLite storage instead.
+ * Where the embedded index keeps its changes: a checkpoint of the whole
+ * index plus a log of the records appended since. Deno's entry gives files
+ * (`FileIndexLog`); workerd has no file system, and there the index lives in
+ * the Durable Object's SQLite storage instead.
  */
 export interface IndexLog {
   readonly location: string;
-  /** Every record, oldest first (a torn tail is cut off). */
-  load(): Promise<IndexRecord[]>;
+  /** The last checkpoint, if any, and every record after it, oldest first (a torn tail is cut). */
+  load(): Promise<{ checkpoint?: Map<string, NamespaceSnapshot>; records: IndexRecord[] }>;
   /** Resolves once the record is durable: a crash after that cannot lose it. */
   append(record: IndexRecord): Promise<void>;
-  /** Replaces the whole log with `records` (the live state), atomically. */
-  compact(records: AsyncIterable<IndexRecord> | Iterable<IndexRecord>): Promise<void>;
+  /** Bytes appended since the last checkpoint, and the size of that checkpoint. */
+  readonly tailBytes: number;
+  readonly checkpointBytes: number;
+  /** Makes `namespaces` the new checkpoint and drops the records before it, atomically. */
+  checkpoint(namespaces: Map<string, NamespaceSnapshot>): Promise<void>;
 }

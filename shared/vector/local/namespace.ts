@@ -2,8 +2,9 @@ import { InvalidRequestError } from "../../errors.ts";
 import { matchesFilter } from "../../search/filter.ts";
 import { analyze } from "../../text/analyze.ts";
 import type { ChunkMetadata, MetadataFilter } from "../port.ts";
-import { dimensionPostings, type Postings, termPostings } from "./postings.ts";
+import { dimensionPostings, float32, Postings, termPostings, uint16 } from "./postings.ts";
 import type { PreparedChunk } from "./prepared.ts";
+import type { NamespaceSnapshot } from "./snapshot.ts";
 import { type Scored, TopK } from "./top-k.ts";
 
 const K1 = 1.2;
@@ -199,43 +200,117 @@ export class NamespaceIndex {
     return { text: this.#texts[slot]!, metadata: this.#metadata[slot]! };
   }
 
-  /** The live chunks as they were prepared, rebuilt from the postings (for compaction). */
-  *chunks(): Generator<PreparedChunk> {
+  /** The live slots as flat arrays, renumbered from 0 (for a checkpoint, or a rebuild). */
+  snapshot(): NamespaceSnapshot {
     const slotCount = this.#ids.length;
-    const dims: number[][] = Array.from({ length: slotCount }, () => []);
-    const values: number[][] = Array.from({ length: slotCount }, () => []);
-    this.#dims.forEach((posting, dim) => {
-      for (let i = 0; i < posting.length; i++) {
-        const slot = posting.slots[i]!;
-        if (!this.#alive[slot]) continue;
-        dims[slot]!.push(dim);
-        values[slot]!.push(posting.values[i]!);
-      }
-    });
-    const terms: string[][] = Array.from({ length: slotCount }, () => []);
-    const counts: number[][] = Array.from({ length: slotCount }, () => []);
-    for (const [term, posting] of this.#terms) {
-      for (let i = 0; i < posting.length; i++) {
-        const slot = posting.slots[i]!;
-        if (!this.#alive[slot]) continue;
-        terms[slot]!.push(term);
-        counts[slot]!.push(posting.values[i]!);
-      }
-    }
+    const renumbered = new Int32Array(slotCount).fill(-1);
+    const ids: string[] = [];
+    const texts: string[] = [];
+    const metadata: ChunkMetadata[] = [];
+    const lengths = new Uint32Array(this.#live);
     for (let slot = 0; slot < slotCount; slot++) {
       if (!this.#alive[slot]) continue;
-      yield {
-        id: this.#ids[slot]!,
-        text: this.#texts[slot]!,
-        metadata: this.#metadata[slot]!,
-        dimensions: this.#dimensions ?? 0,
-        dims: Uint32Array.from(dims[slot]!),
-        values: Float32Array.from(values[slot]!),
-        terms: terms[slot]!,
-        counts: Uint16Array.from(counts[slot]!),
-        length: this.#lengths[slot]!,
-      };
+      renumbered[slot] = ids.length;
+      lengths[ids.length] = this.#lengths[slot]!;
+      ids.push(this.#ids[slot]!);
+      texts.push(this.#texts[slot]!);
+      metadata.push(this.#metadata[slot]!);
     }
+    const flatten = <V extends Uint16Array | Float32Array>(
+      lists: (Postings<V> | undefined)[],
+      makeValues: (size: number) => V,
+    ) => {
+      let total = 0;
+      for (const list of lists) total += list?.length ?? 0;
+      const offsets = new Uint32Array(lists.length + 1);
+      const slots = new Uint32Array(total);
+      const values = makeValues(total);
+      let at = 0;
+      lists.forEach((list, i) => {
+        offsets[i] = at;
+        for (let e = 0; e < (list?.length ?? 0); e++) {
+          const slot = renumbered[list!.slots[e]!]!;
+          if (slot < 0) continue;
+          slots[at] = slot;
+          values[at++] = list!.values[e]!;
+        }
+      });
+      offsets[lists.length] = at;
+      return { offsets, slots: slots.subarray(0, at), values: values.subarray(0, at) as V };
+    };
+    const terms = [...this.#terms.keys()];
+    const termPostingsFlat = flatten([...this.#terms.values()], uint16);
+    const dimensions = this.#dimensions ?? 0;
+    const dimPostingsFlat = flatten(
+      Array.from({ length: dimensions }, (_, dim) => this.#dims[dim]),
+      float32,
+    );
+    return {
+      dimensions,
+      ids,
+      texts,
+      metadata,
+      lengths,
+      terms,
+      termOffsets: termPostingsFlat.offsets,
+      termSlots: termPostingsFlat.slots,
+      termCounts: termPostingsFlat.values,
+      dimOffsets: dimPostingsFlat.offsets,
+      dimSlots: dimPostingsFlat.slots,
+      dimValues: dimPostingsFlat.values,
+    };
+  }
+
+  /** An index over a snapshot's arrays: postings are views into them, nothing is copied. */
+  static restore(snapshot: NamespaceSnapshot): NamespaceIndex {
+    const index = new NamespaceIndex();
+    const count = snapshot.ids.length;
+    index.#ids = snapshot.ids;
+    index.#texts = snapshot.texts;
+    index.#metadata = snapshot.metadata;
+    index.#growSlots(count);
+    index.#alive.fill(1, 0, count);
+    index.#lengths.set(snapshot.lengths);
+    for (let slot = 0; slot < count; slot++) {
+      index.#slotOf.set(snapshot.ids[slot]!, slot);
+      const docId = snapshot.metadata[slot]!.doc_id;
+      const slots = index.#slotsOfDocument.get(docId);
+      if (slots) slots.push(slot);
+      else index.#slotsOfDocument.set(docId, [slot]);
+      index.#totalLength += snapshot.lengths[slot]!;
+    }
+    const view = <V extends Uint16Array | Float32Array>(
+      offsets: Uint32Array,
+      slots: Uint32Array,
+      values: V,
+      i: number,
+      makeValues: (size: number) => V,
+    ) =>
+      Postings.over(
+        makeValues,
+        slots.subarray(offsets[i]!, offsets[i + 1]!),
+        values.subarray(offsets[i]!, offsets[i + 1]!) as V,
+      );
+    snapshot.terms.forEach((term, i) => {
+      index.#terms.set(
+        term,
+        view(snapshot.termOffsets, snapshot.termSlots, snapshot.termCounts, i, uint16),
+      );
+    });
+    for (let dim = 0; dim < snapshot.dimensions; dim++) {
+      if (snapshot.dimOffsets[dim + 1]! > snapshot.dimOffsets[dim]!) {
+        index.#dims[dim] = view(
+          snapshot.dimOffsets,
+          snapshot.dimSlots,
+          snapshot.dimValues,
+          dim,
+          float32,
+        );
+      }
+    }
+    index.#dimensions = count > 0 ? snapshot.dimensions : undefined;
+    index.#live = count;
+    return index;
   }
 
   /** Dense retrieval: the best `limit` by cosine (dot product of normalized vectors). */
@@ -328,7 +403,7 @@ export class NamespaceIndex {
 
   /** Renumbers the live slots from 0 and rebuilds the postings without the dead ones. */
   #rebuild(): void {
-    const fresh = NamespaceIndex.build([...this.chunks()]);
+    const fresh = NamespaceIndex.restore(this.snapshot());
     this.#ids = fresh.#ids;
     this.#texts = fresh.#texts;
     this.#metadata = fresh.#metadata;

@@ -16,24 +16,24 @@ export class Postings<V extends Float32Array | Uint16Array> {
     this.values = makeValues(capacity);
   }
 
-  /** A posting sized for exactly `capacity` entries (bulk loads know their sizes). */
-  static sized<V extends Float32Array | Uint16Array>(
+  /** A full posting over existing arrays (views into a checkpoint); a push copies them first. */
+  static over<V extends Float32Array | Uint16Array>(
     makeValues: (size: number) => V,
-    capacity: number,
+    slots: Uint32Array,
+    values: V,
   ): Postings<V> {
-    return new Postings(makeValues, Math.max(capacity, 1));
+    const posting = new Postings(makeValues, 0);
+    posting.slots = slots;
+    posting.values = values;
+    posting.length = slots.length;
+    return posting;
   }
 
   push(slot: number, value: number): void {
-    if (this.length === this.slots.length) this.#grow(this.length * 2);
+    if (this.length === this.slots.length) this.#grow(Math.max(4, this.length * 2));
     this.slots[this.length] = slot;
     this.values[this.length] = value;
     this.length++;
-  }
-
-  /** Gives back the spare capacity (after a bulk load, say). */
-  trim(): void {
-    if (this.length < this.slots.length) this.#grow(Math.max(this.length, 1));
   }
 
   #grow(capacity: number): void {
@@ -46,7 +46,7 @@ export class Postings<V extends Float32Array | Uint16Array> {
   }
 }
 
-const uint16 = (size: number) => new Uint16Array(size);
-const float32 = (size: number) => new Float32Array(size);
+export const uint16 = (size: number) => new Uint16Array(size);
+export const float32 = (size: number) => new Float32Array(size);
 export const termPostings = (capacity?: number) => new Postings(uint16, capacity);
 export const dimensionPostings = (capacity?: number) => new Postings(float32, capacity);
