@@ -32,7 +32,7 @@ if (import.meta.main) {
   Deno.cron("sift nightly evaluation", "0 3 * * *", async () => {
     await runNightly(app, runtime, ALL_IN_ONE_SERVES, Deno.env.toObject());
   });
-  Deno.serve({
+  const server = Deno.serve({
     port: config.port,
     hostname: Deno.env.get("HOST") ?? "127.0.0.1",
     onListen: ({ hostname, port }) => {
@@ -50,4 +50,15 @@ if (import.meta.main) {
       );
     },
   }, (request) => app.fetch(request, Deno.env.toObject()));
+  // A graceful stop finishes the requests in flight, then checkpoints the index so the
+  // next start loads flat arrays instead of replaying the log. A crash loses nothing either.
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) Deno.exit(130); // a second Ctrl-C does not wait
+    stopping = true;
+    await server.shutdown();
+    await runtime.flush().catch((error) => console.error("checkpoint at shutdown failed:", error));
+    Deno.exit(0);
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, stop);
 }

@@ -21,7 +21,8 @@ export type SizeReport = {
   /** The worst extra wait of a hybrid search while a document is being ingested. */
   search_held_up_ms: number;
   rss_mb: number;
-  log_mb: number;
+  /** The checkpoint and the log since, together. */
+  storage_mb: number;
   restart_first_search_ms: number;
 };
 
@@ -165,7 +166,8 @@ export async function benchIndex(sizes: number[], datasetDir: string): Promise<S
         held++;
       }
       const rss = rssMb(server.pid);
-      const logMb = Deno.statSync(`${dataDir}/index.log`).size / 1e6;
+      const storageMb = [...Deno.readDirSync(dataDir)]
+        .reduce((sum, entry) => sum + Deno.statSync(`${dataDir}/${entry.name}`).size, 0) / 1e6;
       await server.stop();
       const restartStarted = performance.now();
       server = await startServer(dataDir);
@@ -182,7 +184,7 @@ export async function benchIndex(sizes: number[], datasetDir: string): Promise<S
         search_ms: search,
         search_held_up_ms: Math.max(0, worstHeld),
         rss_mb: rss,
-        log_mb: logMb,
+        storage_mb: storageMb,
         restart_first_search_ms: restart,
       };
       reports.push(report);

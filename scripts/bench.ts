@@ -58,7 +58,7 @@ export function renderMarkdown(report: BenchReport): string {
         `${ms(size.search_ms[mode].p50)} / ${ms(size.search_ms[mode].p95)}`
       ).join(" | ")
     } | ${ms(size.search_held_up_ms)} ms | ${Math.round(size.rss_mb)} MB | ${
-      size.log_mb.toFixed(1)
+      size.storage_mb.toFixed(1)
     } MB | ${ms(size.restart_first_search_ms)} ms |`
   );
   return `# Benchmarks
@@ -75,9 +75,10 @@ one-chunk documents cut from the ARAGOG papers, the offline model's hashed embed
 - **one document**: median ingest of one document at that size (× the same into an empty index).
 - **search**: p50 / p95 of \`POST /v1/search\` (top 10) over 40 ARAGOG questions, per mode.
 - **held up**: the worst extra wait of a hybrid search while a document is being ingested.
+- **on disk**: the checkpoint and the log since it.
 - **restart**: stop the server, start it, answer a first hybrid search.
 
-| chunks | ingest chunks/s | steady | one document | dense ms | sparse ms | hybrid ms | held up | RSS | log | restart |
+| chunks | ingest chunks/s | steady | one document | dense ms | sparse ms | hybrid ms | held up | RSS | on disk | restart |
 |---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
 

@@ -104,6 +104,11 @@ export class Runtime {
     };
   }
 
+  /** Makes the embedded index's state one checkpoint (graceful shutdown); a no-op elsewhere. */
+  async flush(): Promise<void> {
+    await this.#localIndex?.flush();
+  }
+
   #offlineFetch(config: Config): OfflineFetch {
     const { latency, faults, seed } = config.offlineModel;
     const key = JSON.stringify([latency, faults, seed]);

@@ -7,12 +7,13 @@ import { legacySnapshotRecords } from "./legacy-snapshot.ts";
 
 /**
  * The embedded index on disk (Deno only: imported by entries, never by a
- * Worker): `index.ckpt`, a checkpoint of generation g, and `index.<g>.log`
- * (`index.log` before the first checkpoint), the records since. Appends are
- * fsynced before they resolve. A checkpoint is written to a temporary file,
- * fsynced and renamed over the old one; only then is the old log removed, so
- * a crash at any point leaves a checkpoint and the log that follows it.
- * Temporary files and superseded logs a crash left are removed at load, and
+ * Worker): `index.ckpt`, a checkpoint of generation g, and the logs of
+ * generation g and later (`index.<g>.log`; `index.log` is generation 0), the
+ * records since. Appends are fsynced before they resolve. A checkpoint of
+ * generation g + 1 first moves appends to log g + 1, then is written to a
+ * temporary file, fsynced and renamed over the old one; only then is log g
+ * removed. A crash at any point leaves a checkpoint and every log after it.
+ * Temporary files and logs older than the checkpoint are removed at load, and
  * so is a torn last record.
  */
 export class FileIndexLog implements IndexLog {
@@ -20,9 +21,12 @@ export class FileIndexLog implements IndexLog {
   readonly #base: string;
   readonly #legacySnapshot: string | undefined;
   #file: Deno.FsFile | undefined;
+  /** The generation appends go to (the checkpoint being written, or the last one). */
   #generation = 0;
-  /** Bytes of good records in the current log: a failed append is cut back to this. */
+  /** Bytes of good records in the log appends go to: a failed append is cut back to this. */
   #size = 0;
+  /** Bytes of records since the last checkpoint (in every log after it). */
+  #tail = 0;
   #checkpointBytes = 0;
 
   /** `path`: `…/index.log`. `legacySnapshot`: an older sift's `index.json`, taken over on first load. */
@@ -33,7 +37,7 @@ export class FileIndexLog implements IndexLog {
   }
 
   get tailBytes(): number {
-    return this.#size;
+    return this.#tail;
   }
 
   get checkpointBytes(): number {
@@ -55,14 +59,24 @@ export class FileIndexLog implements IndexLog {
   async load(): Promise<{ checkpoint?: Map<string, NamespaceSnapshot>; records: IndexRecord[] }> {
     await Deno.mkdir(this.#directory, { recursive: true });
     const checkpoint = await this.#readCheckpoint();
-    this.#generation = checkpoint?.generation ?? 0;
-    await this.#removeLeftovers();
-    const records = await this.#readLog();
+    const logs = await this.#logGenerations();
+    const from = checkpoint?.generation ?? 0;
+    await this.#removeLeftovers(from);
+    const records: IndexRecord[] = [];
+    const later = logs.filter((generation) => generation >= from);
+    for (const generation of later) {
+      // Only the newest log can have a torn tail: appends never go back to an older one.
+      records.push(...await this.#readLog(generation, generation === later.at(-1)));
+    }
+    this.#generation = later.at(-1) ?? from;
     if (!checkpoint && records.length === 0) return { records: await this.#migrate() };
+    this.#file = undefined;
     return { ...(checkpoint ? { checkpoint: checkpoint.namespaces } : {}), records };
   }
 
   async #readCheckpoint() {
+    this.#size = 0;
+    this.#tail = 0;
     let bytes: Uint8Array;
     try {
       bytes = await Deno.readFile(`${this.#base}.ckpt`);
@@ -85,44 +99,56 @@ export class FileIndexLog implements IndexLog {
     }
   }
 
-  /** Temporary files, and logs older than the checkpoint (a crash between rename and delete). */
-  async #removeLeftovers(): Promise<void> {
-    const current = this.#logPath(this.#generation);
+  /** The generations of the logs on disk, oldest first. */
+  async #logGenerations(): Promise<number[]> {
+    const generations: number[] = [];
     for await (const entry of Deno.readDir(this.#directory)) {
-      const path = `${this.#directory}/${entry.name}`;
-      const ours = entry.name.startsWith(`${this.#baseName}.`);
-      const temporary = ours && entry.name.endsWith(".tmp");
-      const staleLog = ours && entry.name.endsWith(".log") && path !== current &&
-        /^\.(\d+\.)?log$/.test(entry.name.slice(this.#baseName.length));
-      if (temporary || staleLog) await Deno.remove(path).catch(() => {});
+      const generation = this.#generationOf(entry.name);
+      if (generation !== undefined) generations.push(generation);
+    }
+    return generations.sort((a, b) => a - b);
+  }
+
+  #generationOf(name: string): number | undefined {
+    if (!name.startsWith(`${this.#baseName}.`)) return undefined;
+    const match = /^\.(?:(\d+)\.)?log$/.exec(name.slice(this.#baseName.length));
+    return match ? Number(match[1] ?? 0) : undefined;
+  }
+
+  /** Temporary files, and logs older than the checkpoint (a crash between rename and delete). */
+  async #removeLeftovers(checkpointGeneration: number): Promise<void> {
+    for await (const entry of Deno.readDir(this.#directory)) {
+      const generation = this.#generationOf(entry.name);
+      const temporary = entry.name.startsWith(`${this.#baseName}.`) && entry.name.endsWith(".tmp");
+      if (temporary || (generation !== undefined && generation < checkpointGeneration)) {
+        await Deno.remove(`${this.#directory}/${entry.name}`).catch(() => {});
+      }
     }
   }
 
-  async #readLog(): Promise<IndexRecord[]> {
-    const path = this.#logPath(this.#generation);
+  async #readLog(generation: number, newest: boolean): Promise<IndexRecord[]> {
+    const path = this.#logPath(generation);
     let bytes: Uint8Array;
     try {
       bytes = await Deno.readFile(path);
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) {
-        this.#size = 0;
-        return [];
-      }
+      if (error instanceof Deno.errors.NotFound) return [];
       throw error;
     }
     const { records, validBytes, damagedAt } = decodeRecords(bytes);
-    if (damagedAt !== undefined) {
+    if (damagedAt !== undefined || (!newest && validBytes < bytes.length)) {
       throw new SiftError(
         "internal_error",
         500,
-        `The index log ${path} is damaged at byte ${damagedAt}; nothing was changed`,
+        `The index log ${path} is damaged at byte ${damagedAt ?? validBytes}; nothing was changed`,
       );
     }
     if (validBytes < bytes.length) {
       // A record torn by a crash was never acknowledged: cut it, so appends follow good data.
       await Deno.truncate(path, validBytes);
     }
-    this.#size = validBytes;
+    this.#size = validBytes; // the newest log is read last: appends continue it
+    this.#tail += validBytes;
     return records;
   }
 
@@ -149,10 +175,25 @@ export class FileIndexLog implements IndexLog {
       throw error;
     }
     this.#size += frame.length;
+    this.#tail += frame.length;
   }
 
-  async checkpoint(namespaces: Map<string, NamespaceSnapshot>): Promise<void> {
-    const generation = this.#generation + 1;
+  checkpoint(namespaces: Map<string, NamespaceSnapshot>): Promise<void> {
+    // Appends from now on belong after this checkpoint: they go to the next log.
+    const previous = this.#logPath(this.#generation);
+    const generation = ++this.#generation;
+    this.#file?.close();
+    this.#file = undefined;
+    this.#size = 0;
+    this.#tail = 0;
+    return this.#writeCheckpoint(namespaces, generation, previous);
+  }
+
+  async #writeCheckpoint(
+    namespaces: Map<string, NamespaceSnapshot>,
+    generation: number,
+    previous: string,
+  ): Promise<void> {
     const temporary = `${this.#base}.ckpt.${crypto.randomUUID()}.tmp`;
     const file = await Deno.open(temporary, { create: true, write: true, truncate: true });
     let size = 0;
@@ -169,12 +210,7 @@ export class FileIndexLog implements IndexLog {
       file.close();
     }
     await Deno.rename(temporary, `${this.#base}.ckpt`);
-    // From here the checkpoint holds everything: the old log is only garbage.
-    const previous = this.#logPath(this.#generation);
-    this.#file?.close();
-    this.#file = undefined;
-    this.#generation = generation;
-    this.#size = 0;
+    // From here the checkpoint holds everything the old log did: it is only garbage.
     this.#checkpointBytes = size;
     await Deno.remove(previous).catch(() => {});
   }

@@ -24,6 +24,7 @@ export class LocalIndex implements VectorIndex {
   #loaded: Promise<void> | undefined;
   #writing: Promise<void> = Promise.resolve();
   readonly #checkpointMinBytes: number;
+  #checkpointing: Promise<void> | undefined;
 
   constructor(options: { log?: IndexLog; checkpointMinBytes?: number } = {}) {
     this.#log = options.log;
@@ -53,6 +54,22 @@ export class LocalIndex implements VectorIndex {
     if (!namespace || !namespace.hasDocument(docId)) return 0;
     await this.#commit({ namespace: options.namespace, remove: [docId], put: [] });
     return before - namespace.size;
+  }
+
+  /**
+   * Checkpoints whatever the log holds since the last checkpoint (at
+   * shutdown: the next start then maps arrays and replays nothing).
+   */
+  async flush(): Promise<void> {
+    if (!this.#loaded) return;
+    await this.#load();
+    const work = this.#writing.catch(() => {}).then(async () => {
+      await this.#checkpointing;
+      this.#checkpoint(1);
+      await this.#checkpointing;
+    });
+    this.#writing = work;
+    await work;
   }
 
   async count(options: { namespace: string }): Promise<number> {
@@ -106,7 +123,7 @@ export class LocalIndex implements VectorIndex {
     const work = this.#writing.catch(() => {}).then(async () => {
       await this.#log?.append(record);
       this.#apply(record);
-      await this.#checkpointIfDue();
+      this.#checkpointIfDue();
     });
     this.#writing = work;
     return work;
@@ -124,13 +141,27 @@ export class LocalIndex implements VectorIndex {
    * live index becomes the new checkpoint: loading stays one read of flat
    * arrays plus a short tail, and superseded chunks leave the disk.
    */
-  async #checkpointIfDue(): Promise<void> {
+  #checkpointIfDue(): void {
+    this.#checkpoint(Math.max(this.#checkpointMinBytes, this.#log?.checkpointBytes ?? 0));
+  }
+
+  /**
+   * Starts a checkpoint of the state right now (called between commits, so
+   * the snapshot matches the log exactly); its file is written while later
+   * commits carry on. One at a time; a failed one is only logged, because the
+   * log still holds everything.
+   */
+  #checkpoint(atTailBytes: number): void {
     const log = this.#log;
-    if (!log || log.tailBytes < Math.max(this.#checkpointMinBytes, log.checkpointBytes)) return;
+    if (!log || this.#checkpointing || log.tailBytes < atTailBytes) return;
     const snapshots = new Map(
       [...this.#namespaces].map(([name, namespace]) => [name, namespace.snapshot()]),
     );
-    await log.checkpoint(snapshots);
+    this.#checkpointing = log.checkpoint(snapshots)
+      .catch((error) =>
+        console.error("index checkpoint failed; the log still holds it all:", error)
+      )
+      .finally(() => (this.#checkpointing = undefined));
   }
 
   /** Replays the log once; a log that cannot be read fails every call, and is never overwritten. */

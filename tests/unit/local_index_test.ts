@@ -239,3 +239,16 @@ Deno.test("a prepared chunk keeps only the nonzero dimensions, normalized", () =
   assert.deepEqual(prepared.terms, ["model"]);
   assert.deepEqual([...prepared.counts], [2]);
 });
+
+Deno.test("LocalIndex.flush() makes everything one checkpoint, with no records left to replay", async () => {
+  const log = memoryIndexLog();
+  const index = await indexWith(corpus, log);
+  await index.deleteDocument("a", NS);
+  assert.equal(log.checkpoints, 0);
+  await index.flush();
+  assert.equal(log.checkpoints, 1);
+  assert.equal(log.bytes.length, 0);
+  assert.equal(await new LocalIndex({ log }).count(NS), 2);
+  await index.flush(); // nothing new: no second checkpoint
+  assert.equal(log.checkpoints, 1);
+});

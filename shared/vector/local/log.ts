@@ -16,6 +16,12 @@ export interface IndexLog {
   /** Bytes appended since the last checkpoint, and the size of that checkpoint. */
   readonly tailBytes: number;
   readonly checkpointBytes: number;
-  /** Makes `namespaces` the new checkpoint and drops the records before it, atomically. */
+  /**
+   * Makes `namespaces` (the state after every record appended so far) the
+   * new checkpoint. Appends made while it is written go after it: the call
+   * switches them to the next log before it returns its promise. Atomic: a
+   * crash leaves the old checkpoint and every record since, or the new one
+   * and every record since.
+   */
   checkpoint(namespaces: Map<string, NamespaceSnapshot>): Promise<void>;
 }
