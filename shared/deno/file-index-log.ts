@@ -2,7 +2,7 @@ import { SiftError } from "../errors.ts";
 import { checkpointFrames, readCheckpoint } from "../vector/local/checkpoint.ts";
 import type { IndexLog } from "../vector/local/log.ts";
 import { decodeRecords, encodeRecord, type IndexRecord } from "../vector/local/record.ts";
-import type { NamespaceSnapshot } from "../vector/local/snapshot.ts";
+import type { NamespaceSnapshot, NamespaceView } from "../vector/local/snapshot.ts";
 import { legacySnapshotRecords } from "./legacy-snapshot.ts";
 
 /**
@@ -178,7 +178,7 @@ export class FileIndexLog implements IndexLog {
     this.#tail += frame.length;
   }
 
-  checkpoint(namespaces: Map<string, NamespaceSnapshot>): Promise<void> {
+  checkpoint(namespaces: Map<string, NamespaceView>): Promise<void> {
     // Appends from now on belong after this checkpoint: they go to the next log.
     const previous = this.#logPath(this.#generation);
     const generation = ++this.#generation;
@@ -190,7 +190,7 @@ export class FileIndexLog implements IndexLog {
   }
 
   async #writeCheckpoint(
-    namespaces: Map<string, NamespaceSnapshot>,
+    namespaces: Map<string, NamespaceView>,
     generation: number,
     previous: string,
   ): Promise<void> {

@@ -155,7 +155,7 @@ export class LocalIndex implements VectorIndex {
     const log = this.#log;
     if (!log || this.#checkpointing || log.tailBytes < atTailBytes) return;
     const snapshots = new Map(
-      [...this.#namespaces].map(([name, namespace]) => [name, namespace.snapshot()]),
+      [...this.#namespaces].map(([name, namespace]) => [name, namespace.view()]),
     );
     this.#checkpointing = log.checkpoint(snapshots)
       .catch((error) =>

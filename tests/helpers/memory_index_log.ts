@@ -1,7 +1,7 @@
 import { checkpointFrames, readCheckpoint } from "../../shared/vector/local/checkpoint.ts";
 import type { IndexLog } from "../../shared/vector/local/log.ts";
 import { decodeRecords, encodeRecord, type IndexRecord } from "../../shared/vector/local/record.ts";
-import type { NamespaceSnapshot } from "../../shared/vector/local/snapshot.ts";
+import type { NamespaceSnapshot, NamespaceView } from "../../shared/vector/local/snapshot.ts";
 
 /**
  * An IndexLog in memory that goes through the real binary formats (log
@@ -39,7 +39,7 @@ export function memoryIndexLog(
       log.appends++;
       return Promise.resolve();
     },
-    checkpoint(namespaces: Map<string, NamespaceSnapshot>): Promise<void> {
+    checkpoint(namespaces: Map<string, NamespaceView>): Promise<void> {
       log.checkpointed = concat([...checkpointFrames(namespaces, log.checkpoints + 1)]);
       log.bytes = new Uint8Array();
       log.checkpoints++;

@@ -1,27 +1,32 @@
 import { crc32 } from "../../crc32.ts";
 import type { ChunkMetadata } from "../port.ts";
-import type { NamespaceSnapshot } from "./snapshot.ts";
+import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 
 /*
  * A checkpoint: the whole index as frames (u32 length, u32 CRC-32, payload;
  * the payload a u32 JSON length, the JSON, then binary arrays padded to 4).
- * Per namespace one "postings" frame (its term list and all its postings as
- * flat arrays) and "slots" frames of at most SLOTS_PER_FRAME chunks (ids,
- * texts, metadata), so no JSON string grows with the index; then an "end"
- * frame. A checkpoint without its end frame is not a checkpoint.
+ * Per namespace: a "namespace" frame (sizes, and each chunk's length), then
+ * "terms" frames (a batch of terms and their postings), "dims" frames (a batch
+ * of dimensions and theirs) and "slots" frames (ids, texts, metadata), each
+ * small, so writing one never copies the index and no JSON string grows with
+ * it; last an "end" frame. A checkpoint without its end frame is not one.
  */
 
 const SLOTS_PER_FRAME = 4096;
+const TERMS_PER_FRAME = 4096;
+const DIMS_PER_FRAME = 256;
 
-type PostingsHeader = {
-  kind: "postings";
+type NamespaceHeader = {
+  kind: "namespace";
   namespace: string;
   dimensions: number;
   count: number;
-  terms: string;
+  terms: number;
   termEntries: number;
   dimEntries: number;
 };
+type TermsHeader = { kind: "terms"; namespace: string; terms: string; entries: number };
+type DimsHeader = { kind: "dims"; namespace: string; from: number; count: number; entries: number };
 type SlotsHeader = {
   kind: "slots";
   namespace: string;
@@ -30,7 +35,7 @@ type SlotsHeader = {
   metadata: ChunkMetadata[];
 };
 type EndHeader = { kind: "end"; generation: number; namespaces: number };
-type Header = PostingsHeader | SlotsHeader | EndHeader;
+type Header = NamespaceHeader | TermsHeader | DimsHeader | SlotsHeader | EndHeader;
 
 const padded = (bytes: number) => (bytes + 3) & ~3;
 
@@ -52,53 +57,123 @@ function frame(header: Header, arrays: ArrayBufferView[] = []): Uint8Array {
   return bytes;
 }
 
-/** The frames of a checkpoint of `namespaces` (written one by one, so the event loop breathes). */
+type Posting = { slots: Uint32Array; values: Uint16Array | Float32Array; length: number };
+
+/** Postings of a batch, live slots only and renumbered: offsets, slots, values. */
+function batchPostings<V extends Uint16Array | Float32Array>(
+  postings: (Posting | undefined)[],
+  renumbered: Int32Array,
+  makeValues: (size: number) => V,
+) {
+  let total = 0;
+  for (const posting of postings) {
+    for (let e = 0; e < (posting?.length ?? 0); e++) {
+      if (renumbered[posting!.slots[e]!]! >= 0) total++;
+    }
+  }
+  const offsets = new Uint32Array(postings.length + 1);
+  const slots = new Uint32Array(total);
+  const values = makeValues(total);
+  let at = 0;
+  postings.forEach((posting, i) => {
+    offsets[i] = at;
+    for (let e = 0; e < (posting?.length ?? 0); e++) {
+      const slot = renumbered[posting!.slots[e]!]!;
+      if (slot < 0) continue;
+      slots[at] = slot;
+      values[at++] = posting!.values[e]!;
+    }
+  });
+  offsets[postings.length] = at;
+  return { offsets, slots, values, total };
+}
+
+/** The frames of a checkpoint, made one at a time: writing one costs only what it writes. */
 export function* checkpointFrames(
-  namespaces: Map<string, NamespaceSnapshot>,
+  namespaces: Map<string, NamespaceView>,
   generation: number,
 ): Generator<Uint8Array> {
-  for (const [namespace, snapshot] of namespaces) {
+  for (const [namespace, view] of namespaces) {
+    // Live slots are numbered once, here; everything after uses these numbers.
+    const renumbered = new Int32Array(view.slotCount).fill(-1);
+    const live: number[] = [];
+    for (let slot = 0; slot < view.slotCount; slot++) {
+      if (view.alive[slot]) renumbered[slot] = live.push(slot) - 1;
+    }
+    const count = (postings: (Posting | undefined)[]) => {
+      let total = 0;
+      for (const posting of postings) {
+        for (let e = 0; e < (posting?.length ?? 0); e++) {
+          if (renumbered[posting!.slots[e]!]! >= 0) total++;
+        }
+      }
+      return total;
+    };
+    const terms = view.terms.map(({ slots, counts, length }) => ({
+      slots,
+      values: counts,
+      length,
+    }));
     yield frame({
-      kind: "postings",
+      kind: "namespace",
       namespace,
-      dimensions: snapshot.dimensions,
-      count: snapshot.ids.length,
-      terms: snapshot.terms.join(" "),
-      termEntries: snapshot.termSlots.length,
-      dimEntries: snapshot.dimSlots.length,
-    }, [
-      snapshot.lengths,
-      snapshot.termOffsets,
-      snapshot.termSlots,
-      snapshot.termCounts,
-      snapshot.dimOffsets,
-      snapshot.dimSlots,
-      snapshot.dimValues,
-    ]);
-    for (let from = 0; from < snapshot.ids.length; from += SLOTS_PER_FRAME) {
-      const to = from + SLOTS_PER_FRAME;
+      dimensions: view.dimensions,
+      count: live.length,
+      terms: view.terms.length,
+      termEntries: count(terms),
+      dimEntries: count(view.dims),
+    }, [Uint32Array.from(live, (slot) => view.lengths[slot]!)]);
+    for (let from = 0; from < terms.length; from += TERMS_PER_FRAME) {
+      const batch = batchPostings(
+        terms.slice(from, from + TERMS_PER_FRAME),
+        renumbered,
+        (size) => new Uint16Array(size),
+      );
+      yield frame({
+        kind: "terms",
+        namespace,
+        terms: view.terms.slice(from, from + TERMS_PER_FRAME).map((entry) => entry.term).join(" "),
+        entries: batch.total,
+      }, [batch.offsets, batch.slots, batch.values]);
+    }
+    for (let from = 0; from < view.dimensions; from += DIMS_PER_FRAME) {
+      const postings = view.dims.slice(from, from + DIMS_PER_FRAME);
+      const batch = batchPostings(postings, renumbered, (size) => new Float32Array(size));
+      yield frame({
+        kind: "dims",
+        namespace,
+        from,
+        count: postings.length,
+        entries: batch.total,
+      }, [batch.offsets, batch.slots, batch.values]);
+    }
+    for (let from = 0; from < live.length; from += SLOTS_PER_FRAME) {
+      const slots = live.slice(from, from + SLOTS_PER_FRAME);
       yield frame({
         kind: "slots",
         namespace,
-        ids: snapshot.ids.slice(from, to),
-        texts: snapshot.texts.slice(from, to),
-        metadata: snapshot.metadata.slice(from, to),
+        ids: slots.map((slot) => view.ids[slot]!),
+        texts: slots.map((slot) => view.texts[slot]!),
+        metadata: slots.map((slot) => view.metadata[slot]!),
       });
     }
   }
   yield frame({ kind: "end", generation, namespaces: namespaces.size });
 }
 
+type Building = NamespaceSnapshot & { termAt: number; termEntryAt: number };
+
 /**
- * Reads a checkpoint. Every frame's checksum is verified and the end frame
- * must be there; anything else is damage, reported, never half-loaded.
+ * Reads a checkpoint into flat arrays, one allocation per array. Every
+ * frame's checksum is verified and the end frame must be there; anything
+ * else is damage, reported, never half-loaded.
  */
 export function readCheckpoint(
   bytes: Uint8Array,
 ): { generation: number; namespaces: Map<string, NamespaceSnapshot> } {
   const damaged = (why: string) => new Error(`checkpoint damaged: ${why}`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const namespaces = new Map<string, NamespaceSnapshot>();
+  const namespaces = new Map<string, Building>();
   let at = 0;
   while (at + 8 <= bytes.length) {
     const size = view.getUint32(at, true);
@@ -110,50 +185,81 @@ export function readCheckpoint(
     const header = JSON.parse(
       new TextDecoder().decode(payload.subarray(4, 4 + jsonLength)),
     ) as Header;
+    const binary = payload.slice(4 + padded(jsonLength)).buffer;
+    let offset = 0;
+    const take = <A extends Uint32Array | Uint16Array | Float32Array>(
+      make: new (buffer: ArrayBuffer, offset: number, length: number) => A,
+      length: number,
+    ) => {
+      const width = (make as unknown) === Uint16Array ? 2 : 4;
+      if (offset + length * width > binary.byteLength) throw damaged(`frame at ${at} runs short`);
+      const array = new make(binary, offset, length);
+      offset += padded(length * width);
+      return array;
+    };
     if (header.kind === "end") {
       if (end !== bytes.length || header.namespaces !== namespaces.size) {
         throw damaged("the end frame does not close it");
       }
       for (const [name, snapshot] of namespaces) {
-        if (snapshot.ids.length !== snapshot.lengths.length) throw damaged(`${name} is incomplete`);
+        if (
+          snapshot.ids.length !== snapshot.lengths.length ||
+          snapshot.termAt !== snapshot.terms.length ||
+          snapshot.termEntryAt !== snapshot.termSlots.length
+        ) throw damaged(`${name} is incomplete`);
       }
       return { generation: header.generation, namespaces };
     }
-    if (header.kind === "postings") {
-      const binary = payload.slice(4 + padded(jsonLength)).buffer;
-      let offset = 0;
-      const take = <A>(
-        make: (buffer: ArrayBuffer, offset: number, length: number) => A,
-        length: number,
-        width: number,
-      ) => {
-        if (offset + length * width > binary.byteLength) throw damaged("postings run short");
-        const array = make(binary, offset, length);
-        offset += padded(length * width);
-        return array;
-      };
-      const u32 = (b: ArrayBuffer, o: number, n: number) => new Uint32Array(b, o, n);
-      const terms = header.terms === "" ? [] : header.terms.split(" ");
+    if (header.kind === "namespace") {
       namespaces.set(header.namespace, {
         dimensions: header.dimensions,
         ids: [],
         texts: [],
         metadata: [],
-        lengths: take(u32, header.count, 4),
-        terms,
-        termOffsets: take(u32, terms.length + 1, 4),
-        termSlots: take(u32, header.termEntries, 4),
-        termCounts: take((b, o, n) => new Uint16Array(b, o, n), header.termEntries, 2),
-        dimOffsets: take(u32, header.dimensions + 1, 4),
-        dimSlots: take(u32, header.dimEntries, 4),
-        dimValues: take((b, o, n) => new Float32Array(b, o, n), header.dimEntries, 4),
+        lengths: take(Uint32Array, header.count),
+        terms: new Array<string>(header.terms),
+        termOffsets: new Uint32Array(header.terms + 1),
+        termSlots: new Uint32Array(header.termEntries),
+        termCounts: new Uint16Array(header.termEntries),
+        dimOffsets: new Uint32Array(header.dimensions + 1),
+        dimSlots: new Uint32Array(header.dimEntries),
+        dimValues: new Float32Array(header.dimEntries),
+        termAt: 0,
+        termEntryAt: 0,
       });
+      at = end;
+      continue;
+    }
+    const snapshot = namespaces.get(header.namespace);
+    if (!snapshot) throw damaged(`a frame of ${header.namespace} before its namespace frame`);
+    if (header.kind === "terms") {
+      const terms = header.terms === "" ? [] : header.terms.split(" ");
+      const offsets = take(Uint32Array, terms.length + 1);
+      const base = snapshot.termEntryAt;
+      if (base + header.entries > snapshot.termSlots.length) throw damaged("too many terms");
+      snapshot.termSlots.set(take(Uint32Array, header.entries), base);
+      snapshot.termCounts.set(take(Uint16Array, header.entries), base);
+      terms.forEach((term, i) => {
+        snapshot.terms[snapshot.termAt] = term;
+        snapshot.termOffsets[snapshot.termAt++] = base + offsets[i]!;
+      });
+      snapshot.termEntryAt += header.entries;
+      snapshot.termOffsets[snapshot.termAt] = snapshot.termEntryAt;
+    } else if (header.kind === "dims") {
+      const offsets = take(Uint32Array, header.count + 1);
+      const base = snapshot.dimOffsets[header.from]!;
+      if (base + header.entries > snapshot.dimSlots.length) throw damaged("too many entries");
+      snapshot.dimSlots.set(take(Uint32Array, header.entries), base);
+      snapshot.dimValues.set(take(Float32Array, header.entries), base);
+      for (let i = 0; i <= header.count; i++) {
+        snapshot.dimOffsets[header.from + i] = base + offsets[i]!;
+      }
     } else {
-      const snapshot = namespaces.get(header.namespace);
-      if (!snapshot) throw damaged(`slots before the postings of ${header.namespace}`);
-      snapshot.ids.push(...header.ids);
-      snapshot.texts.push(...header.texts);
-      snapshot.metadata.push(...header.metadata);
+      for (let i = 0; i < header.ids.length; i++) {
+        snapshot.ids.push(header.ids[i]!);
+        snapshot.texts.push(header.texts[i]!);
+        snapshot.metadata.push(header.metadata[i]!);
+      }
     }
     at = end;
   }

@@ -1,5 +1,5 @@
 import type { IndexRecord } from "./record.ts";
-import type { NamespaceSnapshot } from "./snapshot.ts";
+import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 
 /**
  * Where the embedded index keeps its changes: a checkpoint of the whole
@@ -23,5 +23,5 @@ export interface IndexLog {
    * crash leaves the old checkpoint and every record since, or the new one
    * and every record since.
    */
-  checkpoint(namespaces: Map<string, NamespaceSnapshot>): Promise<void>;
+  checkpoint(namespaces: Map<string, NamespaceView>): Promise<void>;
 }

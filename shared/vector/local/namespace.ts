@@ -4,7 +4,7 @@ import { analyze } from "../../text/analyze.ts";
 import type { ChunkMetadata, MetadataFilter } from "../port.ts";
 import { dimensionPostings, float32, Postings, termPostings, uint16 } from "./postings.ts";
 import type { PreparedChunk } from "./prepared.ts";
-import type { NamespaceSnapshot } from "./snapshot.ts";
+import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import { type Scored, TopK } from "./top-k.ts";
 
 const K1 = 1.2;
@@ -258,6 +258,30 @@ export class NamespaceIndex {
       dimOffsets: dimPostingsFlat.offsets,
       dimSlots: dimPostingsFlat.slots,
       dimValues: dimPostingsFlat.values,
+    };
+  }
+
+  /** The namespace as it stands, by reference: what a checkpoint writes while writes go on. */
+  view(): NamespaceView {
+    return {
+      dimensions: this.#dimensions ?? 0,
+      slotCount: this.#ids.length,
+      alive: this.#alive,
+      ids: this.#ids,
+      texts: this.#texts,
+      metadata: this.#metadata,
+      lengths: this.#lengths,
+      terms: [...this.#terms].map(([term, posting]) => ({
+        term,
+        slots: posting.slots,
+        counts: posting.values,
+        length: posting.length,
+      })),
+      dims: Array.from({ length: this.#dimensions ?? 0 }, (_, dim) => {
+        const posting = this.#dims[dim];
+        return posting &&
+          { slots: posting.slots, values: posting.values, length: posting.length };
+      }),
     };
   }
 

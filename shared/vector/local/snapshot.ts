@@ -21,3 +21,23 @@ export type NamespaceSnapshot = {
   dimSlots: Uint32Array;
   dimValues: Float32Array;
 };
+
+/**
+ * One namespace as it stands at a checkpoint's moment, without copying it:
+ * the current arrays and each posting's length then. Postings only grow and
+ * a grown posting gets new arrays, so what is captured stays as it was while
+ * the checkpoint is written and new writes carry on. A slot that dies
+ * meanwhile may be left out (its removal is in the log after the checkpoint);
+ * one added meanwhile is past `slotCount`.
+ */
+export type NamespaceView = {
+  dimensions: number;
+  slotCount: number;
+  alive: Uint8Array;
+  ids: readonly string[];
+  texts: readonly string[];
+  metadata: readonly ChunkMetadata[];
+  lengths: Uint32Array;
+  terms: { term: string; slots: Uint32Array; counts: Uint16Array; length: number }[];
+  dims: ({ slots: Uint32Array; values: Float32Array; length: number } | undefined)[];
+};
