@@ -1,5 +1,6 @@
 import { crc32 } from "../../crc32.ts";
 import type { ChunkMetadata } from "../port.ts";
+import { flattenPostings } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 
 /*
@@ -59,35 +60,6 @@ function frame(header: Header, arrays: ArrayBufferView[] = []): Uint8Array {
 
 type Posting = { slots: Uint32Array; values: Uint16Array | Float32Array; length: number };
 
-/** Postings of a batch, live slots only and renumbered: offsets, slots, values. */
-function batchPostings<V extends Uint16Array | Float32Array>(
-  postings: (Posting | undefined)[],
-  renumbered: Int32Array,
-  makeValues: (size: number) => V,
-) {
-  let total = 0;
-  for (const posting of postings) {
-    for (let e = 0; e < (posting?.length ?? 0); e++) {
-      if (renumbered[posting!.slots[e]!]! >= 0) total++;
-    }
-  }
-  const offsets = new Uint32Array(postings.length + 1);
-  const slots = new Uint32Array(total);
-  const values = makeValues(total);
-  let at = 0;
-  postings.forEach((posting, i) => {
-    offsets[i] = at;
-    for (let e = 0; e < (posting?.length ?? 0); e++) {
-      const slot = renumbered[posting!.slots[e]!]!;
-      if (slot < 0) continue;
-      slots[at] = slot;
-      values[at++] = posting!.values[e]!;
-    }
-  });
-  offsets[postings.length] = at;
-  return { offsets, slots, values, total };
-}
-
 /** The frames of a checkpoint, made one at a time: writing one costs only what it writes. */
 export function* checkpointFrames(
   namespaces: Map<string, NamespaceView>,
@@ -124,7 +96,7 @@ export function* checkpointFrames(
       dimEntries: count(view.dims),
     }, [Uint32Array.from(live, (slot) => view.lengths[slot]!)]);
     for (let from = 0; from < terms.length; from += TERMS_PER_FRAME) {
-      const batch = batchPostings(
+      const batch = flattenPostings(
         terms.slice(from, from + TERMS_PER_FRAME),
         renumbered,
         (size) => new Uint16Array(size),
@@ -138,7 +110,7 @@ export function* checkpointFrames(
     }
     for (let from = 0; from < view.dimensions; from += DIMS_PER_FRAME) {
       const postings = view.dims.slice(from, from + DIMS_PER_FRAME);
-      const batch = batchPostings(postings, renumbered, (size) => new Float32Array(size));
+      const batch = flattenPostings(postings, renumbered, (size) => new Float32Array(size));
       yield frame({
         kind: "dims",
         namespace,

@@ -2,7 +2,14 @@ import { InvalidRequestError } from "../../errors.ts";
 import { matchesFilter } from "../../search/filter.ts";
 import { analyze } from "../../text/analyze.ts";
 import type { ChunkMetadata, MetadataFilter } from "../port.ts";
-import { dimensionPostings, float32, Postings, termPostings, uint16 } from "./postings.ts";
+import {
+  dimensionPostings,
+  flattenPostings,
+  float32,
+  Postings,
+  termPostings,
+  uint16,
+} from "./postings.ts";
 import type { PreparedChunk } from "./prepared.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import { type Scored, TopK } from "./top-k.ts";
@@ -91,16 +98,7 @@ export class NamespaceIndex {
     index.#dimensions = dimensions;
     // Pass 2: fill every posting at its final size.
     chunks.forEach((chunk, slot) => {
-      index.#ids.push(chunk.id);
-      index.#texts.push(chunk.text);
-      index.#metadata.push(chunk.metadata);
-      index.#alive[slot] = 1;
-      index.#lengths[slot] = chunk.length;
-      index.#slotOf.set(chunk.id, slot);
-      const docId = chunk.metadata.doc_id;
-      const slots = index.#slotsOfDocument.get(docId);
-      if (slots) slots.push(slot);
-      else index.#slotsOfDocument.set(docId, [slot]);
+      index.#addSlot(chunk);
       const numbers = chunkTerms[slot]!;
       const { counts, dims, values } = chunk;
       for (let i = 0; i < numbers.length; i++) {
@@ -129,18 +127,7 @@ export class NamespaceIndex {
       );
     }
     this.remove(chunk.id);
-    const slot = this.#ids.length;
-    if (slot === this.#alive.length) this.#growSlots(slot * 2);
-    this.#ids.push(chunk.id);
-    this.#texts.push(chunk.text);
-    this.#metadata.push(chunk.metadata);
-    this.#alive[slot] = 1;
-    this.#lengths[slot] = chunk.length;
-    this.#slotOf.set(chunk.id, slot);
-    const docId = chunk.metadata.doc_id;
-    const slots = this.#slotsOfDocument.get(docId);
-    if (slots) slots.push(slot);
-    else this.#slotsOfDocument.set(docId, [slot]);
+    const slot = this.#addSlot(chunk);
     const { terms, counts, dims, values } = chunk;
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i]!;
@@ -153,6 +140,23 @@ export class NamespaceIndex {
     }
     this.#live++;
     this.#totalLength += chunk.length;
+  }
+
+  /** The next slot, holding `chunk`'s id, text, metadata and length (its postings are the caller's). */
+  #addSlot(chunk: PreparedChunk): number {
+    const slot = this.#ids.length;
+    if (slot === this.#alive.length) this.#growSlots(slot * 2);
+    this.#ids.push(chunk.id);
+    this.#texts.push(chunk.text);
+    this.#metadata.push(chunk.metadata);
+    this.#alive[slot] = 1;
+    this.#lengths[slot] = chunk.length;
+    this.#slotOf.set(chunk.id, slot);
+    const docId = chunk.metadata.doc_id;
+    const slots = this.#slotsOfDocument.get(docId);
+    if (slots) slots.push(slot);
+    else this.#slotsOfDocument.set(docId, [slot]);
+    return slot;
   }
 
   remove(id: string): boolean {
@@ -177,9 +181,10 @@ export class NamespaceIndex {
 
   /** Removes every chunk of a document; returns how many. */
   removeDocument(docId: string): number {
-    const slots = [...this.#slotsOfDocument.get(docId) ?? []];
-    for (const slot of slots) this.remove(this.#ids[slot]!);
-    return slots.length;
+    // Ids, not slots: a removal can trigger a rebuild that renumbers every slot.
+    const ids = (this.#slotsOfDocument.get(docId) ?? []).map((slot) => this.#ids[slot]!);
+    for (const id of ids) this.remove(id);
+    return ids.length;
   }
 
   has(id: string): boolean {
@@ -216,33 +221,12 @@ export class NamespaceIndex {
       texts.push(this.#texts[slot]!);
       metadata.push(this.#metadata[slot]!);
     }
-    const flatten = <V extends Uint16Array | Float32Array>(
-      lists: (Postings<V> | undefined)[],
-      makeValues: (size: number) => V,
-    ) => {
-      let total = 0;
-      for (const list of lists) total += list?.length ?? 0;
-      const offsets = new Uint32Array(lists.length + 1);
-      const slots = new Uint32Array(total);
-      const values = makeValues(total);
-      let at = 0;
-      lists.forEach((list, i) => {
-        offsets[i] = at;
-        for (let e = 0; e < (list?.length ?? 0); e++) {
-          const slot = renumbered[list!.slots[e]!]!;
-          if (slot < 0) continue;
-          slots[at] = slot;
-          values[at++] = list!.values[e]!;
-        }
-      });
-      offsets[lists.length] = at;
-      return { offsets, slots: slots.subarray(0, at), values: values.subarray(0, at) as V };
-    };
     const terms = [...this.#terms.keys()];
-    const termPostingsFlat = flatten([...this.#terms.values()], uint16);
+    const termPostingsFlat = flattenPostings([...this.#terms.values()], renumbered, uint16);
     const dimensions = this.#dimensions ?? 0;
-    const dimPostingsFlat = flatten(
+    const dimPostingsFlat = flattenPostings(
       Array.from({ length: dimensions }, (_, dim) => this.#dims[dim]),
+      renumbered,
       float32,
     );
     return {

@@ -41,13 +41,19 @@ Deno.test("NamespaceIndex finds what a full scan and a plain BM25 find, through 
   const random = mulberry32(3);
   const index = new NamespaceIndex();
   const live = new Map<string, PreparedChunk>();
-  for (let step = 0; step < 2000; step++) {
+  for (let step = 0; step < 3000; step++) {
     const id = `c${Math.floor(random() * 400)}`;
-    if (random() < 0.3) {
+    const roll = random();
+    if (roll < 0.1) {
+      // Whole documents (ten chunks each: c0..c9 are d0's) go at once, rebuilds and all.
+      const doc = `d${Math.floor(random() * 40)}`;
+      index.removeDocument(doc);
+      for (const [key, chunk] of live) if (chunk.metadata.doc_id === doc) live.delete(key);
+    } else if (roll < 0.3) {
       index.remove(id);
       live.delete(id);
     } else {
-      const chunk = randomChunk(random, id, `d${id.slice(1)}`);
+      const chunk = randomChunk(random, id, `d${Math.floor(Number(id.slice(1)) / 10)}`);
       index.put(chunk);
       live.set(id, chunk);
     }

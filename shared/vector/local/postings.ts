@@ -50,3 +50,37 @@ export const uint16 = (size: number) => new Uint16Array(size);
 export const float32 = (size: number) => new Float32Array(size);
 export const termPostings = (capacity?: number) => new Postings(uint16, capacity);
 export const dimensionPostings = (capacity?: number) => new Postings(float32, capacity);
+
+type PostingLike = { slots: Uint32Array; values: Uint16Array | Float32Array; length: number };
+
+/**
+ * Postings as flat arrays, live slots only and renumbered (`renumbered[slot]`,
+ * -1 for a dead one): posting `i` is entries `offsets[i]` to `offsets[i + 1]`.
+ */
+export function flattenPostings<V extends Uint16Array | Float32Array>(
+  postings: readonly (PostingLike | undefined)[],
+  renumbered: Int32Array,
+  makeValues: (size: number) => V,
+): { offsets: Uint32Array; slots: Uint32Array; values: V; total: number } {
+  let total = 0;
+  for (const posting of postings) {
+    for (let e = 0; e < (posting?.length ?? 0); e++) {
+      if (renumbered[posting!.slots[e]!]! >= 0) total++;
+    }
+  }
+  const offsets = new Uint32Array(postings.length + 1);
+  const slots = new Uint32Array(total);
+  const values = makeValues(total);
+  let at = 0;
+  postings.forEach((posting, i) => {
+    offsets[i] = at;
+    for (let e = 0; e < (posting?.length ?? 0); e++) {
+      const slot = renumbered[posting!.slots[e]!]!;
+      if (slot < 0) continue;
+      slots[at] = slot;
+      values[at++] = posting!.values[e]!;
+    }
+  });
+  offsets[postings.length] = at;
+  return { offsets, slots, values, total };
+}
