@@ -12,6 +12,8 @@ import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
 import { benchIndex, type SizeReport } from "./bench-index.ts";
 import { benchPeers, type PeerRow } from "./bench-peer.ts";
+import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
+import { type WorkerSize, workerSizes } from "./workers.ts";
 import { batchDocuments } from "./documents.ts";
 import { type ModeScore, readDataset, retrievalScores, scoreTable } from "./retrieval-eval.ts";
 
@@ -28,6 +30,8 @@ export type BenchReport = {
   index: SizeReport[];
   peers: PeerRow[];
   retrieval: ModeScore[];
+  pipeline: PipelineRow[];
+  workers: WorkerSize[];
 };
 
 async function aragogQuality(): Promise<ModeScore[]> {
@@ -71,6 +75,20 @@ export function renderMarkdown(report: BenchReport): string {
         .join(" | ")
     } | ${Math.round(row.heap_mb)} MB |`
   );
+  const pipelineRows = report.pipeline.map((row) =>
+    `| ${row.strategy} | ${ms(row.total_ms)} ms | ${ms(row.sequential_ms)} ms (×${
+      row.speedup.toFixed(2)
+    }) | ${ms(row.first_token_ms)} ms (+${
+      ms(row.first_token_overhead_ms)
+    } ms) | ${row.tokens_in} (×${
+      row.tokens_over_relevance.toFixed(2)
+    }) | ${row.repeated_tokens_in} |`
+  );
+  const workerRows = report.workers.map((worker) =>
+    `| ${worker.name} | ${
+      worker.gzip_kib === null ? "failed" : `${worker.gzip_kib.toFixed(1)} KiB`
+    } |`
+  );
   return `# Benchmarks
 
 Written by \`deno task bench\` on ${report.date} (${report.machine.cores} cores, Deno ${report.machine.deno}).
@@ -109,6 +127,26 @@ ${peerRows.join("\n")}
 98 answerable questions, top 5, the same chunks for the baseline (plain Okapi BM25: no stemming).
 
 ${scoreTable(report.retrieval)}
+
+## The pipeline's critical path
+
+In-process over the demo corpus, the offline model paced like a real one (first token after 150 ms,
+300 tokens/s), one question. **sequential**: the same with \`sequential: true\` (× = what running
+steps side by side saves). **first token**: the client's first \`answer-delta\` (+ how long after
+the answer call's own first token was due). **prompt tokens**: every step's input tokens (× the
+relevance baseline's). **repeated**: the same question again, caches warm.
+
+| strategy | end to end | sequential | first token | prompt tokens | repeated |
+|---|---|---|---|---|---|
+${pipelineRows.join("\n")}
+
+## Worker sizes
+
+\`wrangler deploy --dry-run\` of each Worker (the limit is 1 MiB gzipped).
+
+| Worker | gzipped |
+|---|---|
+${workerRows.join("\n")}
 `;
 }
 
@@ -123,6 +161,8 @@ if (import.meta.main) {
       (flag("peer-sizes") ?? "1000,10000,50000").split(",").filter(Boolean).map(Number),
     ),
     retrieval: await aragogQuality(),
+    pipeline: await benchPipeline(),
+    workers: await workerSizes(),
   };
   await Deno.writeTextFile(`${out}/bench.json`, JSON.stringify(report, null, 2) + "\n");
   await Deno.writeTextFile(`${out}/BENCHMARKS.md`, renderMarkdown(report));

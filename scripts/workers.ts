@@ -84,35 +84,49 @@ export function gzipBytes(output: string): number | undefined {
   return Number(match[1]) * (match[2] === "MiB" ? 1024 * 1024 : 1024);
 }
 
+export type WorkerSize = { name: string; config: string; gzip_kib: number | null };
+
+/** `wrangler deploy --dry-run` of every Worker: its gzipped size, null when the dry run failed. */
+export async function workerSizes(): Promise<WorkerSize[]> {
+  const sizes: WorkerSize[] = [];
+  const outDir = await Deno.makeTempDir({ prefix: "sift-workers-" });
+  try {
+    for (const config of ["wrangler.toml", ...WORKER_CONFIGS]) {
+      const { code, stdout, stderr } = await wrangler([
+        "deploy",
+        "--dry-run",
+        "-c",
+        config,
+        "--outdir",
+        `${outDir}/${config.replaceAll("/", "_")}`,
+      ], { capture: true }).output();
+      const output = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+      const name = /^name = "([^"]+)"/m.exec(await Deno.readTextFile(`${ROOT}/${config}`))?.[1];
+      const gzip = code === 0 ? gzipBytes(output) : undefined;
+      if (gzip === undefined) console.error(`${name}: dry run failed (${config})\n${output}`);
+      sizes.push({
+        name: name ?? config,
+        config,
+        gzip_kib: gzip === undefined ? null : gzip / 1024,
+      });
+    }
+  } finally {
+    await Deno.remove(outDir, { recursive: true }).catch(() => {});
+  }
+  return sizes;
+}
+
 async function check(): Promise<number> {
   let failures = 0;
-  const outDir = await Deno.makeTempDir({ prefix: "sift-workers-" });
-  for (const config of ["wrangler.toml", ...WORKER_CONFIGS]) {
-    const { code, stdout, stderr } = await wrangler([
-      "deploy",
-      "--dry-run",
-      "-c",
-      config,
-      "--outdir",
-      `${outDir}/${config.replaceAll("/", "_")}`,
-    ], { capture: true }).output();
-    const output = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-    const name = /^name = "([^"]+)"/m.exec(await Deno.readTextFile(`${ROOT}/${config}`))?.[1];
-    const gzip = gzipBytes(output);
-    if (code !== 0 || gzip === undefined) {
-      failures++;
-      console.log(`${name}: dry run failed (${config})\n${output}`);
-      continue;
-    }
-    const ok = gzip <= LIMIT_BYTES;
+  for (const { name, config, gzip_kib } of await workerSizes()) {
+    const ok = gzip_kib !== null && gzip_kib * 1024 <= LIMIT_BYTES;
     if (!ok) failures++;
     console.log(
-      `${(name ?? config).padEnd(22)} ${(gzip / 1024).toFixed(1).padStart(7)} KiB gzipped  ${
-        ok ? "ok" : "OVER the 1 MiB limit"
-      }  (${config})`,
+      `${name.padEnd(22)} ${
+        gzip_kib === null ? "   failed" : `${gzip_kib.toFixed(1).padStart(7)} KiB`
+      } gzipped  ${ok ? "ok" : "OVER the 1 MiB limit or failed"}  (${config})`,
     );
   }
-  await Deno.remove(outDir, { recursive: true }).catch(() => {});
   return failures === 0 ? 0 : 1;
 }
 
