@@ -26,18 +26,21 @@ export type SizeReport = {
   restart_first_search_ms: number;
 };
 
-type Server = { url: string; pid: number; stop(): Promise<void> };
+export type Server = { url: string; pid: number; stop(): Promise<void> };
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
-async function startServer(dataDir: string): Promise<Server> {
+export async function startServer(
+  dataDir: string,
+  env: Record<string, string> = { DEMO_CORPUS: "false" },
+): Promise<Server> {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = listener.addr.port;
   listener.close();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "main.ts"],
     cwd: ROOT,
-    env: { PORT: String(port), SIFT_DATA_DIR: dataDir, DEMO_CORPUS: "false", NO_COLOR: "1" },
+    env: { ...env, PORT: String(port), SIFT_DATA_DIR: dataDir, NO_COLOR: "1" },
     stdout: "null",
     stderr: "inherit",
   }).spawn();

@@ -12,6 +12,7 @@ import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
 import { benchIndex, type SizeReport } from "./bench-index.ts";
 import { benchPeers, type PeerRow } from "./bench-peer.ts";
+import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
 import { batchDocuments } from "./documents.ts";
@@ -31,6 +32,7 @@ export type BenchReport = {
   peers: PeerRow[];
   retrieval: ModeScore[];
   pipeline: PipelineRow[];
+  load: LoadRow[];
   workers: WorkerSize[];
 };
 
@@ -83,6 +85,11 @@ export function renderMarkdown(report: BenchReport): string {
     } ms) | ${row.tokens_in} (×${
       row.tokens_over_relevance.toFixed(2)
     }) | ${row.repeated_tokens_in} |`
+  );
+  const loadRows = report.load.map((row) =>
+    `| ${row.runtime} | \`${row.route}\` | ${Math.round(row.requests_per_second)} | ${
+      row.cpu_ms_per_request.toFixed(2)
+    } ms | ${ms(row.p50_ms)} ms |`
   );
   const workerRows = report.workers.map((worker) =>
     `| ${worker.name} | ${
@@ -140,6 +147,19 @@ relevance baseline's). **repeated**: the same question again, caches warm.
 |---|---|---|---|---|---|
 ${pipelineRows.join("\n")}
 
+## Requests per second and CPU per request
+
+Eight clients back to back for 5 s on loopback, over the demo corpus with the offline model:
+\`POST /v1/search\` (hybrid, top 10) and \`POST /v2/rerank\` (one-turn, 10 documents; four queries, so
+after the warm-up the rerank cache answers). CPU is the server's user + system time over the same
+window per request: \`main.ts\` under Deno; under workerd, the all-in-one Worker in \`wrangler dev\`
+(wrangler's local proxy and workerd together; the index lives in the Durable Object, one more hop
+per search). The clients share the machine's 2 cores with the server.
+
+| runtime | route | requests/s | CPU per request | p50 |
+|---|---|---|---|---|
+${loadRows.join("\n")}
+
 ## Worker sizes
 
 \`wrangler deploy --dry-run\` of each Worker (the limit is 1 MiB gzipped).
@@ -162,6 +182,7 @@ if (import.meta.main) {
     ),
     retrieval: await aragogQuality(),
     pipeline: await benchPipeline(),
+    load: await benchLoad(),
     workers: await workerSizes(),
   };
   await Deno.writeTextFile(`${out}/bench.json`, JSON.stringify(report, null, 2) + "\n");

@@ -34,6 +34,8 @@ export type WranglerDevOptions = {
 export type WranglerDev = {
   baseUrl: string;
   port: number;
+  /** wrangler's pid, which is also its process group's id (workerd runs in the group). */
+  pid: number;
   /** Everything wrangler and workerd printed so far (stderr lines marked). */
   output(): string;
   /** How wrangler exited, once it has. */
@@ -236,6 +238,7 @@ export async function startWranglerDev(
   return {
     baseUrl,
     port,
+    pid: child.pid,
     output: () => chunks.join(""),
     exited: () => exitStatus,
     fetch: fetchWithin,
