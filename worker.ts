@@ -1,5 +1,5 @@
 import { ALL_IN_ONE_SERVES, createSiftApp } from "./app.ts";
-import { runNightly } from "./functions/evaluate/scheduled-entry.ts";
+import { nightlyHandler } from "./functions/evaluate/scheduled-entry.ts";
 import { Runtime } from "./shared/runtime.ts";
 import { stateFromBindings } from "./shared/workers/state-client.ts";
 
@@ -16,11 +16,5 @@ const app = createSiftApp({ runtime });
  */
 export default {
   fetch: app.fetch,
-  scheduled(
-    _controller: unknown,
-    env: Record<string, unknown>,
-    ctx: { waitUntil(work: Promise<unknown>): void },
-  ): void {
-    ctx.waitUntil(runNightly(app, runtime, ALL_IN_ONE_SERVES, env));
-  },
+  scheduled: nightlyHandler(app, runtime, ALL_IN_ONE_SERVES),
 };

@@ -9,22 +9,13 @@
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
 import { batchDocuments } from "./documents.ts";
-import { readDataset, retrievalScores, scoreTable } from "./retrieval-eval.ts";
+import { postInProcess, readDataset, retrievalScores, scoreTable } from "./retrieval-eval.ts";
 
 const directory = Deno.args[0] ?? new URL("../../shared/datasets/aragog", import.meta.url).pathname;
 const env = { ...Deno.env.toObject(), DEMO_CORPUS: "false" };
 const config = readConfig(env);
 const app = createSiftApp();
-const post = async (path: string, body: unknown) => {
-  const response = await app.request(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  }, env);
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
-  return json;
-};
+const post = postInProcess(app, env);
 
 const { documents, questions } = await readDataset(directory);
 const namespace = "bench-retrieval";

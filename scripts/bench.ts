@@ -16,7 +16,13 @@ import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
 import { batchDocuments } from "./documents.ts";
-import { type ModeScore, readDataset, retrievalScores, scoreTable } from "./retrieval-eval.ts";
+import {
+  type ModeScore,
+  postInProcess,
+  readDataset,
+  retrievalScores,
+  scoreTable,
+} from "./retrieval-eval.ts";
 
 const DATASET = new URL("../../shared/datasets/aragog", import.meta.url).pathname;
 
@@ -39,15 +45,7 @@ export type BenchReport = {
 async function aragogQuality(): Promise<ModeScore[]> {
   const env = { DEMO_CORPUS: "false" };
   const app = createSiftApp();
-  const post = async (path: string, body: unknown) => {
-    const response = await app.request(path, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }, env);
-    if (!response.ok) throw new Error(`${path}: ${response.status}`);
-    return await response.json();
-  };
+  const post = postInProcess(app, env);
   const dataset = await readDataset(DATASET);
   for (const batch of batchDocuments(dataset.documents)) {
     await post("/v1/documents", { documents: batch, namespace: "bench" });

@@ -1,3 +1,4 @@
+import type { createSiftApp } from "../app.ts";
 import { chunkDocuments, type DocumentInput } from "../shared/documents/ingest.ts";
 import { hitAtK, mean, reciprocalRankAtK } from "../shared/metrics/retrieval.ts";
 import { Bm25Index } from "../shared/search/bm25.ts";
@@ -107,4 +108,23 @@ export async function retrievalScores(
     ),
   );
   return scores;
+}
+
+/** A JSON `POST` to an app in this process, failing on a non-2xx reply. */
+export function postInProcess(
+  app: ReturnType<typeof createSiftApp>,
+  env: Record<string, string>,
+): (path: string, body: unknown) => Promise<unknown> {
+  return async (path, body) => {
+    const response = await app.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }, env);
+    const json = await response.json();
+    if (!response.ok) {
+      throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
+    }
+    return json;
+  };
 }

@@ -25,3 +25,12 @@ export async function runNightly(
   });
   await runScheduledEvaluation(runtime.deps(config, env), env, { steps: stepsOver(context) });
 }
+
+/** A Worker's `scheduled` handler that runs the nightly evaluation in the background. */
+export function nightlyHandler(app: Hono<AppEnv>, runtime: Runtime, serves: readonly StepName[]) {
+  return (
+    _controller: unknown,
+    env: Record<string, unknown>,
+    ctx: { waitUntil(work: Promise<unknown>): void },
+  ): void => ctx.waitUntil(runNightly(app, runtime, serves, env));
+}

@@ -1,6 +1,6 @@
 import { Runtime } from "../../shared/runtime.ts";
 import { stateFromBindings } from "../../shared/workers/state-client.ts";
-import { runNightly } from "./scheduled-entry.ts";
+import { nightlyHandler } from "./scheduled-entry.ts";
 import { createEvaluateServer } from "./server.ts";
 
 const runtime = new Runtime({ state: stateFromBindings });
@@ -13,11 +13,5 @@ const app = createEvaluateServer(runtime);
  */
 export default {
   fetch: app.fetch,
-  scheduled(
-    _controller: unknown,
-    env: Record<string, unknown>,
-    ctx: { waitUntil(work: Promise<unknown>): void },
-  ): void {
-    ctx.waitUntil(runNightly(app, runtime, ["EVALUATE"], env));
-  },
+  scheduled: nightlyHandler(app, runtime, ["EVALUATE"]),
 };

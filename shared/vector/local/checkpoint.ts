@@ -1,6 +1,6 @@
 import { crc32 } from "../../crc32.ts";
 import type { ChunkMetadata } from "../port.ts";
-import { flattenPostings } from "./postings.ts";
+import { countLiveEntries, flattenPostings } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 
 /*
@@ -72,15 +72,7 @@ export function* checkpointFrames(
     for (let slot = 0; slot < view.slotCount; slot++) {
       if (view.alive[slot]) renumbered[slot] = live.push(slot) - 1;
     }
-    const count = (postings: (Posting | undefined)[]) => {
-      let total = 0;
-      for (const posting of postings) {
-        for (let e = 0; e < (posting?.length ?? 0); e++) {
-          if (renumbered[posting!.slots[e]!]! >= 0) total++;
-        }
-      }
-      return total;
-    };
+    const count = (postings: (Posting | undefined)[]) => countLiveEntries(postings, renumbered);
     const terms = view.terms.map(({ slots, counts, length }) => ({
       slots,
       values: counts,

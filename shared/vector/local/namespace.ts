@@ -187,10 +187,6 @@ export class NamespaceIndex {
     return ids.length;
   }
 
-  has(id: string): boolean {
-    return this.#slotOf.has(id);
-  }
-
   hasDocument(docId: string): boolean {
     return this.#slotsOfDocument.has(docId);
   }

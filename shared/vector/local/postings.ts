@@ -53,6 +53,20 @@ export const dimensionPostings = (capacity?: number) => new Postings(float32, ca
 
 type PostingLike = { slots: Uint32Array; values: Uint16Array | Float32Array; length: number };
 
+/** How many entries of the postings point at live slots (`renumbered[slot] >= 0`). */
+export function countLiveEntries(
+  postings: readonly (PostingLike | undefined)[],
+  renumbered: Int32Array,
+): number {
+  let total = 0;
+  for (const posting of postings) {
+    for (let e = 0; e < (posting?.length ?? 0); e++) {
+      if (renumbered[posting!.slots[e]!]! >= 0) total++;
+    }
+  }
+  return total;
+}
+
 /**
  * Postings as flat arrays, live slots only and renumbered (`renumbered[slot]`,
  * -1 for a dead one): posting `i` is entries `offsets[i]` to `offsets[i + 1]`.
@@ -62,12 +76,7 @@ export function flattenPostings<V extends Uint16Array | Float32Array>(
   renumbered: Int32Array,
   makeValues: (size: number) => V,
 ): { offsets: Uint32Array; slots: Uint32Array; values: V; total: number } {
-  let total = 0;
-  for (const posting of postings) {
-    for (let e = 0; e < (posting?.length ?? 0); e++) {
-      if (renumbered[posting!.slots[e]!]! >= 0) total++;
-    }
-  }
+  const total = countLiveEntries(postings, renumbered);
   const offsets = new Uint32Array(postings.length + 1);
   const slots = new Uint32Array(total);
   const values = makeValues(total);
