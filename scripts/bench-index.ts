@@ -30,6 +30,14 @@ export type Server = { url: string; pid: number; stop(): Promise<void> };
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
+/** What `deno task start` runs (its flags too: the V8 heap setting shapes RSS), after `deno`. */
+export async function startTaskArgs(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
+  const [program, ...args] = String(config.tasks.start).split(/\s+/);
+  if (program !== "deno") throw new Error(`deno task start does not run deno: ${program}`);
+  return args;
+}
+
 export async function startServer(
   dataDir: string,
   env: Record<string, string> = { DEMO_CORPUS: "false" },
@@ -38,7 +46,7 @@ export async function startServer(
   const port = listener.addr.port;
   listener.close();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "main.ts"],
+    args: await startTaskArgs(),
     cwd: ROOT,
     env: { ...env, PORT: String(port), SIFT_DATA_DIR: dataDir, NO_COLOR: "1" },
     stdout: "null",
