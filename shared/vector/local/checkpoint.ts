@@ -149,15 +149,18 @@ export function readCheckpoint(
     const header = JSON.parse(
       new TextDecoder().decode(payload.subarray(4, 4 + jsonLength)),
     ) as Header;
-    const binary = payload.slice(4 + padded(jsonLength)).buffer;
+    // Views into the file's bytes, no copy: every frame starts 4-aligned (sizes are padded),
+    // and an unaligned one (a file read into an odd offset) is copied once.
+    let binary = payload.subarray(4 + padded(jsonLength));
+    if (binary.byteOffset % 4 !== 0) binary = binary.slice();
     let offset = 0;
     const take = <A extends Uint32Array | Uint16Array | Float32Array>(
-      make: new (buffer: ArrayBuffer, offset: number, length: number) => A,
+      make: new (buffer: ArrayBufferLike, offset: number, length: number) => A,
       length: number,
     ) => {
       const width = (make as unknown) === Uint16Array ? 2 : 4;
       if (offset + length * width > binary.byteLength) throw damaged(`frame at ${at} runs short`);
-      const array = new make(binary, offset, length);
+      const array = new make(binary.buffer, binary.byteOffset + offset, length);
       offset += padded(length * width);
       return array;
     };
@@ -180,7 +183,7 @@ export function readCheckpoint(
         ids: [],
         texts: [],
         metadata: [],
-        lengths: take(Uint32Array, header.count),
+        lengths: take(Uint32Array, header.count).slice(), // a copy: a view would pin the file
         terms: new Array<string>(header.terms),
         termOffsets: new Uint32Array(header.terms + 1),
         termSlots: new Uint32Array(header.termEntries),
