@@ -5,7 +5,9 @@ import { mountFuse } from "./functions/fuse/app.ts";
 import { mountGenerateRubric } from "./functions/generate-rubric/app.ts";
 import { mountJudge } from "./functions/judge/app.ts";
 import { mountJudgeStats } from "./functions/judge/stats-app.ts";
+import { mountChat } from "./functions/orchestrator/chat/app.ts";
 import { mountOrchestrator } from "./functions/orchestrator/app.ts";
+import { mountJobs } from "./functions/orchestrator/jobs/app.ts";
 import { mountRerank } from "./functions/rerank/app.ts";
 import { createServer } from "./shared/http/server.ts";
 import { Runtime } from "./shared/runtime.ts";
@@ -32,6 +34,8 @@ export function createSiftApp(options: { log?: IndexLog; runtime?: Runtime } = {
       mountJudgeStats,
       mountAnswer,
       mountOrchestrator,
+      mountChat,
+      mountJobs,
       mountEvaluations,
     ],
     serves: ALL_IN_ONE_SERVES,

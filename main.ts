@@ -6,8 +6,10 @@
 import { ALL_IN_ONE_SERVES, createSiftApp } from "./app.ts";
 import { runNightly } from "./functions/evaluate/scheduled-entry.ts";
 import { readConfig } from "./shared/config.ts";
-import { indexLogIn } from "./shared/deno/data-dir.ts";
+import { handleJobMessage } from "./functions/orchestrator/jobs/run.ts";
+import { indexLogIn, jobsIn } from "./shared/deno/data-dir.ts";
 import { ConfigError } from "./shared/errors.ts";
+import { withClientAddress } from "./shared/ratelimit/origin.ts";
 import { Runtime } from "./shared/runtime.ts";
 
 function startupConfig() {
@@ -25,13 +27,27 @@ function startupConfig() {
 if (import.meta.main) {
   const config = startupConfig();
   const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
-  const runtime = new Runtime({ log: indexLogIn(dataDir) });
+  const jobs = await jobsIn(dataDir);
+  const runtime = new Runtime({ log: indexLogIn(dataDir), jobs: () => jobs });
   const app = createSiftApp({ runtime });
+  // Jobs accepted with 202 wait in Deno KV's queue (a file under SIFT_DATA_DIR); messages left
+  // by a process that died are handed out again once their lease runs out.
+  jobs.listen((message) => {
+    const env = Deno.env.toObject();
+    return handleJobMessage(message, {
+      backend: jobs,
+      config: runtime.config(env),
+      fetch: async (request) => await app.fetch(request, env),
+    });
+  });
   const providers = runtime.deps(config).providers;
   // The nightly evaluation: history and regression flags in the cache store (see README).
   Deno.cron("sift nightly evaluation", "0 3 * * *", async () => {
     await runNightly(app, runtime, ALL_IN_ONE_SERVES, Deno.env.toObject());
   });
+  // The connection's address, not a header a client could set, identifies callers without API_KEYS.
+  const handle = (request: Request, info: Deno.ServeHandlerInfo) =>
+    app.fetch(withClientAddress(request, info.remoteAddr), Deno.env.toObject());
   const server = Deno.serve({
     port: config.port,
     hostname: Deno.env.get("HOST") ?? "127.0.0.1",
@@ -49,7 +65,7 @@ if (import.meta.main) {
         `try: curl -N http://${hostname}:${port}/v1/query -H 'content-type: application/json' -d '{"query":"What is sift?"}'`,
       );
     },
-  }, (request) => app.fetch(request, Deno.env.toObject()));
+  }, handle);
   // A graceful stop finishes the requests in flight, then checkpoints the index so the
   // next start loads flat arrays instead of replaying the log. A crash loses nothing either.
   let stopping = false;

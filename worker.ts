@@ -2,19 +2,25 @@ import { ALL_IN_ONE_SERVES, createSiftApp } from "./app.ts";
 import { nightlyHandler } from "./functions/evaluate/scheduled-entry.ts";
 import { Runtime } from "./shared/runtime.ts";
 import { stateFromBindings } from "./shared/workers/state-client.ts";
+import { jobsFromBindings } from "./shared/workers/queue-jobs.ts";
+import { jobQueueHandler } from "./functions/orchestrator/jobs/queue-entry.ts";
 
 /** The Durable Object that holds the embedded index and cache. */
 export { SiftState } from "./shared/workers/state-object.ts";
 
-const runtime = new Runtime({ state: stateFromBindings });
+const runtime = new Runtime({
+  state: stateFromBindings,
+  jobs: (env) => jobsFromBindings(env, stateFromBindings(env)?.records),
+});
 const app = createSiftApp({ runtime });
 
 /**
  * The all-in-one Worker (`sift-all-in-one`): every function on one route
- * table, index and cache in its Durable Object; the cron trigger in
- * wrangler.toml runs the nightly evaluation.
+ * table, index, cache and job records in its Durable Object, jobs on
+ * Cloudflare Queues; the cron trigger in wrangler.toml runs the nightly evaluation.
  */
 export default {
   fetch: app.fetch,
   scheduled: nightlyHandler(app, runtime, ALL_IN_ONE_SERVES),
+  queue: jobQueueHandler(app, runtime),
 };

@@ -19,6 +19,7 @@ import { createOrchestratorServer } from "../functions/orchestrator/server.ts";
 import { createRerankServer } from "../functions/rerank/server.ts";
 import { readConfig } from "../shared/config.ts";
 import { ConfigError } from "../shared/errors.ts";
+import { withClientAddress } from "../shared/ratelimit/origin.ts";
 import { Runtime } from "../shared/runtime.ts";
 
 const FUNCTIONS = {
@@ -49,12 +50,14 @@ try {
 const app = FUNCTIONS[name as keyof typeof FUNCTIONS](new Runtime());
 const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
 try {
+  const handle = (request: Request, info: Deno.ServeHandlerInfo) =>
+    app.fetch(withClientAddress(request, info.remoteAddr), Deno.env.toObject());
   Deno.serve({
     port,
     hostname,
     onListen: ({ hostname, port }) =>
       console.log(`sift ${name} listening on http://${hostname}:${port}`),
-  }, (request) => app.fetch(request, Deno.env.toObject()));
+  }, handle);
 } catch (error) {
   if (!(error instanceof Deno.errors.AddrInUse)) throw error;
   console.error(`sift ${name} cannot start: port ${port} is in use (set PORT to another)`);

@@ -22,6 +22,11 @@ const url = z.url({ error: "must be an absolute http(s) URL" }).refine(
   { error: "must be an absolute http(s) URL" },
 );
 
+/** A Standard Webhooks secret: `whsec_` and base64 of at least 24 bytes. */
+const webhookSecret = z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, {
+  error: "must be whsec_ followed by base64 of at least 24 random bytes",
+});
+
 /**
  * Every environment variable sift reads. Empty strings count as unset, so a
  * `.env` line like `LLM_API_KEY=` does not switch providers by accident.
@@ -42,6 +47,7 @@ const envSchema = z.object({
   UPSTASH_VECTOR_REST_URL: url.optional(),
   UPSTASH_VECTOR_REST_TOKEN: z.string().optional(),
   API_KEYS: z.string().optional(),
+  RATE_LIMIT_PER_MINUTE: positiveInt(1_000_000).optional(),
   CHUNK_SIZE: positiveInt(8000).default(400),
   CHUNK_OVERLAP: z.coerce.number({ error: "must be a number" }).int().min(0, {
     error: "must be at least 0",
@@ -52,6 +58,12 @@ const envSchema = z.object({
   OFFLINE_MODEL_SEED: z.coerce.number().int().default(1),
   STEP_TIMEOUT_MS: positiveInt(600_000).default(120_000),
   INDEX_CHECKPOINT_BYTES: positiveInt(2 ** 40).default(32 * 1024 * 1024),
+  WEBHOOK_SECRET: webhookSecret.optional(),
+  INGEST_WEBHOOK_SECRET: webhookSecret.optional(),
+  JOB_RETRY_BASE_MS: positiveInt(3_600_000).default(2000),
+  JOB_MAX_ATTEMPTS: positiveInt(50).default(8),
+  ALLOW_PRIVATE_CALLBACKS: booleanString.default(false),
+  EVAL_MAX_STEPS: positiveInt(1_000_000).default(2000),
   ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
     `STEP_URL_${StepName}`,
     z.ZodOptional<typeof url>
@@ -110,6 +122,8 @@ export type Config = {
   redis?: { url: string; token: string };
   vector?: { url: string; token: string };
   apiKeys: string[];
+  /** Requests per minute per API key (per client address without keys); unset = no limit. */
+  rateLimit?: { perMinute: number };
   chunking: { size: number; overlap: number };
   offlineModel: { latency?: string; faults?: string; seed: number };
   /** Load sift's own docs into an empty local index. */
@@ -118,6 +132,18 @@ export type Config = {
   indexCheckpointBytes: number;
   /** Where remote steps live (`STEP_URL_<NAME>`) and how long one may take. */
   steps: { urls: Partial<Record<StepName, string>>; timeoutMs: number };
+  /** Jobs for webhook callers: how results are signed and how delivery is retried. */
+  jobs: {
+    webhookSecret?: string;
+    retryBaseMs: number;
+    maxAttempts: number;
+    /** Lets callbacks reach loopback and private hosts over http: local testing only. */
+    allowPrivateCallbacks: boolean;
+  };
+  /** Verifies pushes to `/v1/webhooks/documents`; unset, that route answers 404. */
+  ingestWebhookSecret?: string;
+  /** Questions × variants one evaluation may schedule. */
+  evalMaxSteps: number;
 };
 
 /**
@@ -167,6 +193,7 @@ export function readConfig(env: Record<string, unknown>): Config {
       ? { vector: { url: e.UPSTASH_VECTOR_REST_URL, token: e.UPSTASH_VECTOR_REST_TOKEN } }
       : {}),
     apiKeys: (e.API_KEYS ?? "").split(",").map((key) => key.trim()).filter(Boolean),
+    ...(e.RATE_LIMIT_PER_MINUTE ? { rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE } } : {}),
     chunking: { size: e.CHUNK_SIZE, overlap: e.CHUNK_OVERLAP },
     offlineModel: {
       ...(e.OFFLINE_MODEL_LATENCY ? { latency: e.OFFLINE_MODEL_LATENCY } : {}),
@@ -184,5 +211,13 @@ export function readConfig(env: Record<string, unknown>): Config {
       ),
       timeoutMs: e.STEP_TIMEOUT_MS,
     },
+    jobs: {
+      ...(e.WEBHOOK_SECRET ? { webhookSecret: e.WEBHOOK_SECRET } : {}),
+      retryBaseMs: e.JOB_RETRY_BASE_MS,
+      maxAttempts: e.JOB_MAX_ATTEMPTS,
+      allowPrivateCallbacks: e.ALLOW_PRIVATE_CALLBACKS,
+    },
+    ...(e.INGEST_WEBHOOK_SECRET ? { ingestWebhookSecret: e.INGEST_WEBHOOK_SECRET } : {}),
+    evalMaxSteps: e.EVAL_MAX_STEPS,
   };
 }

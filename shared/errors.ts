@@ -11,9 +11,11 @@ export type ErrorType =
   | "unauthorized"
   | "not_found"
   | "payload_too_large"
+  | "rate_limited"
   | "upstream_error"
   | "timeout"
-  | "internal_error";
+  | "internal_error"
+  | "not_configured";
 
 export class SiftError extends Error {
   override name = "SiftError";
@@ -61,6 +63,29 @@ export class PayloadTooLargeError extends SiftError {
   override name = "PayloadTooLargeError";
   constructor(message: string) {
     super("payload_too_large", 413, message);
+  }
+}
+
+/** Over `RATE_LIMIT_PER_MINUTE`: 429; the caller may come back after `retryAfterSeconds`. */
+export class RateLimitedError extends SiftError {
+  override name = "RateLimitedError";
+  readonly retryAfterSeconds: number;
+
+  /** `cost`: what the refused request would have cost in all (1 for a plain request). */
+  constructor(options: { limit: number; cost: number; retryAfterSeconds: number }) {
+    const { limit, cost, retryAfterSeconds } = options;
+    super(
+      "rate_limited",
+      429,
+      cost <= 1
+        ? `Rate limit of ${limit} requests per minute exceeded; retry after ${retryAfterSeconds} s`
+        : cost > limit
+        ? `This request schedules ${cost} steps, more than the rate limit of ${limit} per minute allows`
+        : `This request schedules ${cost} steps, more than fit in the rate limit of ${limit} per ` +
+          `minute right now; retry after ${retryAfterSeconds} s`,
+      { isRetryable: cost <= limit },
+    );
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

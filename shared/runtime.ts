@@ -11,6 +11,8 @@ import type { VectorIndex } from "./vector/port.ts";
 import type { IndexLog } from "./vector/local/log.ts";
 import { UpstashVectorIndex } from "./vector/upstash.ts";
 import type { CacheStore } from "./cache/port.ts";
+import { MemoryJobBackend } from "./jobs/memory.ts";
+import type { JobBackend } from "./jobs/types.ts";
 
 /**
  * Shared state found in the environment: on Workers, the Durable Object that
@@ -19,6 +21,12 @@ import type { CacheStore } from "./cache/port.ts";
 export type StateFromEnv = (
   env: Record<string, unknown>,
 ) => { index: VectorIndex; cache: CacheStore } | undefined;
+
+/**
+ * The job backend found in the environment: Deno KV on Deno (opened by the
+ * entry), a Queue binding with the Durable Object on Workers.
+ */
+export type JobsFromEnv = (env: Record<string, unknown>) => JobBackend | undefined;
 
 /** Everything a handler may use, built from this request's config. */
 export type Deps = {
@@ -29,6 +37,8 @@ export type Deps = {
   embedder: Embedder;
   index: VectorIndex;
   cache: ResilientCache;
+  /** Where jobs for webhook callers live and queue: the platform's queue, else memory. */
+  jobs: JobBackend;
   /** What serves each port, as `/healthz` reports it: `offline` for embedded defaults. */
   providers: { llm: string; embeddings: string; index: string; cache: string };
 };
@@ -44,6 +54,8 @@ export type Deps = {
 export class Runtime {
   readonly #log: IndexLog | undefined;
   readonly #state: StateFromEnv | undefined;
+  readonly #jobs: JobsFromEnv | undefined;
+  #memoryJobs: MemoryJobBackend | undefined;
   #localIndex: LocalIndex | undefined;
   #memoryCache: MemoryCache | undefined;
   readonly #offlineModels = new Map<string, OfflineFetch>();
@@ -55,9 +67,10 @@ export class Runtime {
    * `log`: where the in-process index persists (Deno). `state`: shared
    * state in the environment, preferred over isolate memory (Workers).
    */
-  constructor(options: { log?: IndexLog; state?: StateFromEnv } = {}) {
+  constructor(options: { log?: IndexLog; state?: StateFromEnv; jobs?: JobsFromEnv } = {}) {
     this.#log = options.log;
     this.#state = options.state;
+    this.#jobs = options.jobs;
   }
 
   /** Config for this env; parsed again only when the env object changes. */
@@ -95,6 +108,7 @@ export class Runtime {
       embedder,
       index,
       cache: new ResilientCache(store, { inflight: this.#inflight }),
+      jobs: this.#jobs?.(env) ?? (this.#memoryJobs ??= new MemoryJobBackend()),
       providers: {
         llm: offline ? "offline" : `openai-compatible (${hostOf(config.llm.baseURL)})`,
         embeddings: offline ? "offline" : config.embeddings.model,

@@ -6,6 +6,14 @@ import { readJson } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { inlineDocumentSchema, querySchema } from "../../shared/schemas.ts";
 import { type AnswerDocument, generateAnswer, streamAnswer } from "./answer.ts";
+import { describe, eventContent, jsonContent } from "../../shared/http/openapi.ts";
+import {
+  answerDeltaSchema,
+  answerEndSchema,
+  doneSchema,
+  streamErrorSchema,
+  tokenUsageSchema,
+} from "../../shared/responses.ts";
 
 const answerSchema = z.object({
   query: querySchema,
@@ -42,19 +50,45 @@ export function toAnswerDocuments(
 
 /** `POST /v1/answer`: JSON, or an event stream with `stream: true`. */
 export function mountAnswer(app: Hono<AppEnv>): void {
-  app.post("/v1/answer", async (c) => {
-    const body = await readJson(c, answerSchema, { maxBytes: LIMITS.ingestBodyBytes });
-    const input = { query: body.query, documents: toAnswerDocuments(body.documents) };
-    if (!body.stream) return c.json(await generateAnswer(c.var.deps, input, c.req.raw.signal));
-    return eventStream(c, async (send, signal) => {
-      const stream = streamAnswer(c.var.deps, input, signal);
-      let step = await stream.next();
-      for (; !step.done; step = await stream.next()) {
-        await send("answer-delta", { text: step.value.text });
-      }
-      const { usage, ...result } = step.value;
-      await send("answer-end", result);
-      await send("usage", usage);
-    });
-  });
+  app.post(
+    "/v1/answer",
+    describe({
+      tag: "answer",
+      summary: "A grounded answer with [n] citations",
+      description: "Says so (`answered: false`) when the documents do not answer the question.",
+      body: answerSchema,
+      responses: {
+        200: {
+          description: "The answer; with `stream: true` the events `answer-delta`..., " +
+            "`answer-end`, `usage`, `done` (`error` then `done` if it fails midway)",
+          content: {
+            ...jsonContent(answerEndSchema.extend({ usage: tokenUsageSchema })),
+            ...eventContent({
+              "answer-delta": answerDeltaSchema,
+              "answer-end": answerEndSchema,
+              usage: tokenUsageSchema,
+              error: streamErrorSchema,
+              done: doneSchema,
+            }),
+          },
+        },
+      },
+      errors: [502],
+    }),
+    async (c) => {
+      const body = await readJson(c, answerSchema, { maxBytes: LIMITS.ingestBodyBytes });
+      const input = { query: body.query, documents: toAnswerDocuments(body.documents) };
+      if (!body.stream) return c.json(await generateAnswer(c.var.deps, input, c.req.raw.signal));
+      return eventStream(c, async (send, signal) => {
+        const stream = streamAnswer(c.var.deps, input, signal);
+        let step = await stream.next();
+        for (; !step.done; step = await stream.next()) {
+          await send("answer-delta", { text: step.value.text });
+        }
+        const { usage, ...result } = step.value;
+        await send("answer-end", result);
+        await send("usage", usage);
+      });
+    },
+  );
 }

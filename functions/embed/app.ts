@@ -1,4 +1,4 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { LIMITS } from "../../shared/limits.ts";
 import { namespaceSchema } from "../../shared/schemas.ts";
@@ -7,6 +7,13 @@ import { readJson } from "../../shared/http/validate.ts";
 import { InvalidRequestError, NotFoundError } from "../../shared/errors.ts";
 import { ingestDocuments } from "../../shared/documents/ingest.ts";
 import { createEmbeddings } from "./embeddings.ts";
+import { mountDocumentsWebhook } from "./webhook.ts";
+import { describe, json } from "../../shared/http/openapi.ts";
+import {
+  deleteResponseSchema,
+  embeddingsResponseSchema,
+  ingestResponseSchema,
+} from "./responses.ts";
 
 const documentSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9._:\-]{1,200}$/, {
@@ -23,7 +30,7 @@ const documentSchema = z.object({
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
-const ingestSchema = z.object({
+export const ingestSchema = z.object({
   documents: z.array(documentSchema, { error: "must be an array of documents" })
     .min(1, { error: "must hold at least one document" })
     .max(LIMITS.documentsPerIngest, {
@@ -47,49 +54,92 @@ const embeddingsSchema = z.object({
   user: z.string().optional(),
 });
 
-/** `POST /v1/documents`, `DELETE /v1/documents/:id`, `POST /v1/embeddings`. */
+/** Chunks, embeds and stores a validated `/v1/documents` body (also what a pushed webhook carries). */
+export async function ingestBody(c: Context<AppEnv>, body: z.infer<typeof ingestSchema>) {
+  const defaults = c.var.config.chunking;
+  const chunking = {
+    size: body.chunking?.size ?? defaults.size,
+    overlap: body.chunking?.overlap ??
+      Math.min(defaults.overlap, (body.chunking?.size ?? defaults.size) - 1),
+  };
+  if (chunking.overlap >= chunking.size) {
+    throw new InvalidRequestError("chunking.overlap: must be smaller than chunking.size");
+  }
+  return await ingestDocuments(
+    c.var.deps,
+    { documents: body.documents, namespace: body.namespace, chunking },
+    c.req.raw.signal,
+  );
+}
+
+/**
+ * `POST /v1/documents`, `POST /v1/webhooks/documents`, `DELETE /v1/documents/:id`,
+ * `POST /v1/embeddings`.
+ */
 export function mountEmbed(app: Hono<AppEnv>): void {
-  app.post("/v1/documents", async (c) => {
-    const body = await readJson(c, ingestSchema, { maxBytes: LIMITS.ingestBodyBytes });
-    const defaults = c.var.config.chunking;
-    const chunking = {
-      size: body.chunking?.size ?? defaults.size,
-      overlap: body.chunking?.overlap ??
-        Math.min(defaults.overlap, (body.chunking?.size ?? defaults.size) - 1),
-    };
-    if (chunking.overlap >= chunking.size) {
-      throw new InvalidRequestError("chunking.overlap: must be smaller than chunking.size");
-    }
-    const result = await ingestDocuments(
-      c.var.deps,
-      { documents: body.documents, namespace: body.namespace, chunking },
-      c.req.raw.signal,
-    );
-    return c.json(result, 201);
-  });
+  app.post(
+    "/v1/documents",
+    describe({
+      tag: "embed",
+      summary: "Ingest documents",
+      description: "Chunks are token windows with overlap, ids `${doc_id}#${n}`; ingesting an " +
+        "id again replaces its chunks. A missing id is derived from the text.",
+      body: ingestSchema,
+      responses: { 201: json("Ingested", ingestResponseSchema) },
+      errors: [502],
+    }),
+    async (c) => {
+      const body = await readJson(c, ingestSchema, { maxBytes: LIMITS.ingestBodyBytes });
+      return c.json(await ingestBody(c, body), 201);
+    },
+  );
 
-  app.delete("/v1/documents/:id", async (c) => {
-    const namespace = namespaceSchema.safeParse(c.req.query("namespace") ?? undefined);
-    if (!namespace.success) {
-      throw new InvalidRequestError(`namespace: ${namespace.error.issues[0]?.message}`);
-    }
-    const id = c.req.param("id");
-    const deleted = await c.var.deps.index.deleteDocument(id, { namespace: namespace.data });
-    if (deleted === 0) {
-      throw new NotFoundError(`No document ${id} in namespace ${namespace.data}`);
-    }
-    return c.json({ id, namespace: namespace.data, deleted_chunks: deleted });
-  });
+  mountDocumentsWebhook(app);
 
-  app.post("/v1/embeddings", async (c) => {
-    const body = await readJson(c, embeddingsSchema, { maxBytes: LIMITS.ingestBodyBytes });
-    const texts = typeof body.input === "string" ? [body.input] : body.input;
-    return c.json(
-      await createEmbeddings(
-        c.var.deps,
-        { texts, encoding: body.encoding_format, dimensions: body.dimensions },
-        c.req.raw.signal,
-      ),
-    );
-  });
+  app.delete(
+    "/v1/documents/:id",
+    describe({
+      tag: "embed",
+      summary: "Delete a document's chunks",
+      params: { id: "The document's id" },
+      query: z.object({ namespace: namespaceSchema }),
+      responses: { 200: json("Deleted", deleteResponseSchema) },
+      errors: [400, 404, 502],
+    }),
+    async (c) => {
+      const namespace = namespaceSchema.safeParse(c.req.query("namespace") ?? undefined);
+      if (!namespace.success) {
+        throw new InvalidRequestError(`namespace: ${namespace.error.issues[0]?.message}`);
+      }
+      const id = c.req.param("id");
+      const deleted = await c.var.deps.index.deleteDocument(id, { namespace: namespace.data });
+      if (deleted === 0) {
+        throw new NotFoundError(`No document ${id} in namespace ${namespace.data}`);
+      }
+      return c.json({ id, namespace: namespace.data, deleted_chunks: deleted });
+    },
+  );
+
+  app.post(
+    "/v1/embeddings",
+    describe({
+      tag: "embed",
+      summary: "Embeddings, OpenAI-compatible",
+      description: "Token-array input is refused (400).",
+      body: embeddingsSchema,
+      responses: { 200: json("One vector per input", embeddingsResponseSchema) },
+      errors: [502],
+    }),
+    async (c) => {
+      const body = await readJson(c, embeddingsSchema, { maxBytes: LIMITS.ingestBodyBytes });
+      const texts = typeof body.input === "string" ? [body.input] : body.input;
+      return c.json(
+        await createEmbeddings(
+          c.var.deps,
+          { texts, encoding: body.encoding_format, dimensions: body.dimensions },
+          c.req.raw.signal,
+        ),
+      );
+    },
+  );
 }

@@ -1,13 +1,21 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { NotFoundError } from "../../shared/errors.ts";
+import { InvalidRequestError, NotFoundError } from "../../shared/errors.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson } from "../../shared/http/validate.ts";
+import { chargeRateLimit } from "../../shared/ratelimit/middleware.ts";
 import { evalQuestionSchema, MAX_EVAL_QUESTIONS, withIds } from "./dataset.ts";
 import { VARIANT_NAMES } from "./variants.ts";
 import { namespaceSchema } from "../../shared/schemas.ts";
 import { stepsOver } from "./default-steps.ts";
 import { readJob, readReport, startEvaluation } from "./evaluate.ts";
+import { describe, json, jsonContent } from "../../shared/http/openapi.ts";
+import {
+  evaluationReportSchema,
+  evaluationStartedSchema,
+  evaluationStatusSchema,
+  reportQuerySchema,
+} from "./responses.ts";
 
 /** Inline datasets carry reference answers: more room than other routes. */
 const EVALUATION_BODY_BYTES = 4 * 1024 * 1024;
@@ -54,54 +62,107 @@ function backgroundOf(c: Context): (work: Promise<unknown>) => void {
  * (`?format=json` for the JSON).
  */
 export function mountEvaluations(app: Hono<AppEnv>): void {
-  app.post("/v1/evaluations", async (c) => {
-    const body = await readJson(c, bodySchema, { maxBytes: EVALUATION_BODY_BYTES });
-    const dataset = "questions" in body.dataset
-      ? { questions: withIds(body.dataset.questions) }
-      : { name: body.dataset.name };
-    const job = await startEvaluation(c.var.deps, c.env ?? {}, { ...body, dataset }, {
-      background: backgroundOf(c),
-      // The run outlives this request: its steps must not stop when the response is sent.
-      steps: stepsOver({ ...c.var.steps, signal: new AbortController().signal }),
-    });
-    const statusUrl = `/v1/evaluations/${encodeURIComponent(job.id)}`;
-    return c.json({
-      id: job.id,
-      status: job.status,
-      status_url: statusUrl,
-      report_url: `${statusUrl}/report`,
-    }, 202);
-  });
+  app.post(
+    "/v1/evaluations",
+    describe({
+      tag: "evaluate",
+      summary: "Start a batch evaluation of pipeline variants",
+      description: "The run goes on in the background (`waitUntil` on Workers); running the " +
+        "same `run_id` again resumes it. Variants: none, one-turn, two-turn, relevance, " +
+        "two-turn-relevance, each optionally `+fusion`.",
+      body: bodySchema,
+      responses: { 202: json("Started", evaluationStartedSchema) },
+    }),
+    async (c) => {
+      const body = await readJson(c, bodySchema, { maxBytes: EVALUATION_BODY_BYTES });
+      const dataset = "questions" in body.dataset
+        ? { questions: withIds(body.dataset.questions) }
+        : { name: body.dataset.name };
+      const job = await startEvaluation(c.var.deps, c.env ?? {}, { ...body, dataset }, {
+        background: backgroundOf(c),
+        // The run outlives this request: its steps must not stop when the response is sent.
+        steps: stepsOver({ ...c.var.steps, signal: new AbortController().signal }),
+        // Rate limits count the steps an evaluation schedules, not one request.
+        admit: async (steps) => {
+          const limit = c.var.config.evalMaxSteps;
+          if (steps > limit) {
+            throw new InvalidRequestError(
+              `dataset: ${steps} questions × variants is more than the ${limit} steps one ` +
+                "evaluation may schedule (EVAL_MAX_STEPS); use limit, fewer variants or split the run",
+            );
+          }
+          await chargeRateLimit(c, steps);
+        },
+      });
+      const statusUrl = `/v1/evaluations/${encodeURIComponent(job.id)}`;
+      return c.json({
+        id: job.id,
+        status: job.status,
+        status_url: statusUrl,
+        report_url: `${statusUrl}/report`,
+      }, 202);
+    },
+  );
 
-  app.get("/v1/evaluations/:id", async (c) => {
-    const id = c.req.param("id");
-    const job = idSchema.safeParse(id).success ? await readJob(c.var.deps, id) : undefined;
-    if (!job) throw new NotFoundError(`No evaluation ${id}`);
-    const statusUrl = `/v1/evaluations/${encodeURIComponent(job.id)}`;
-    return c.json({ ...job, status_url: statusUrl, report_url: `${statusUrl}/report` });
-  });
-
-  app.get("/v1/evaluations/:id/report", async (c) => {
-    const id = c.req.param("id");
-    const format = c.req.query("format") === "json" ? "json" : "html";
-    const report = idSchema.safeParse(id).success
-      ? await readReport(c.var.deps, id, format)
-      : undefined;
-    if (report === undefined) {
+  app.get(
+    "/v1/evaluations/:id",
+    describe({
+      tag: "evaluate",
+      summary: "An evaluation's status, progress and summary",
+      params: { id: "The evaluation's id" },
+      responses: { 200: json("The evaluation", evaluationStatusSchema) },
+      errors: [404],
+    }),
+    async (c) => {
+      const id = c.req.param("id");
       const job = idSchema.safeParse(id).success ? await readJob(c.var.deps, id) : undefined;
-      throw new NotFoundError(
-        job
-          ? `The report of evaluation ${id} is not ready (status: ${job.status})`
-          : `No evaluation ${id}`,
-      );
-    }
-    if (format === "json") {
-      return c.body(report, 200, { "content-type": "application/json; charset=utf-8" });
-    }
-    return c.body(report, 200, {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
-      "x-content-type-options": "nosniff",
-    });
-  });
+      if (!job) throw new NotFoundError(`No evaluation ${id}`);
+      const statusUrl = `/v1/evaluations/${encodeURIComponent(job.id)}`;
+      return c.json({ ...job, status_url: statusUrl, report_url: `${statusUrl}/report` });
+    },
+  );
+
+  app.get(
+    "/v1/evaluations/:id/report",
+    describe({
+      tag: "evaluate",
+      summary: "An evaluation's report, once it is done",
+      description: "One self-contained HTML page with charts; `?format=json` for the JSON.",
+      params: { id: "The evaluation's id" },
+      query: reportQuerySchema,
+      responses: {
+        200: {
+          description: "The report",
+          content: {
+            "text/html": { schema: { type: "string" } },
+            ...jsonContent(evaluationReportSchema),
+          },
+        },
+      },
+      errors: [404],
+    }),
+    async (c) => {
+      const id = c.req.param("id");
+      const format = reportQuerySchema.safeParse(c.req.query()).data?.format ?? "html";
+      const report = idSchema.safeParse(id).success
+        ? await readReport(c.var.deps, id, format)
+        : undefined;
+      if (report === undefined) {
+        const job = idSchema.safeParse(id).success ? await readJob(c.var.deps, id) : undefined;
+        throw new NotFoundError(
+          job
+            ? `The report of evaluation ${id} is not ready (status: ${job.status})`
+            : `No evaluation ${id}`,
+        );
+      }
+      if (format === "json") {
+        return c.body(report, 200, { "content-type": "application/json; charset=utf-8" });
+      }
+      return c.body(report, 200, {
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+        "x-content-type-options": "nosniff",
+      });
+    },
+  );
 }

@@ -51,7 +51,12 @@ export async function startEvaluation(
   deps: Deps,
   env: Record<string, unknown>,
   request: EvaluationRequest,
-  options: { background?: (work: Promise<unknown>) => void; steps: EvalSteps },
+  options: {
+    background?: (work: Promise<unknown>) => void;
+    steps: EvalSteps;
+    /** Called with questions × variants before anything is scheduled; throws to refuse. */
+    admit?: (steps: number) => Promise<void>;
+  },
 ): Promise<EvaluationJob> {
   parseVariants(request.variants, request.namespace); // 400 before anything starts
   if (request.run_id) {
@@ -60,6 +65,8 @@ export async function startEvaluation(
     if (existing?.status === "running" && fresh) return existing;
   }
   const dataset = await resolveDataset(deps, env, request);
+  const questions = Math.min(dataset.questions.length, request.limit ?? Infinity);
+  await options.admit?.(questions * request.variants.length);
   const job = await createJob(deps, {
     id: request.run_id ?? `eval-${crypto.randomUUID()}`,
     dataset: dataset.name,

@@ -13,6 +13,12 @@ import {
 import { DEFAULT_RRF_K, reciprocalRankFusion } from "../../shared/search/rrf.ts";
 import { ragFusion } from "./fuse.ts";
 import { search } from "./search.ts";
+import { describe, json } from "../../shared/http/openapi.ts";
+import {
+  pureFusionResponseSchema,
+  ragFusionResponseSchema,
+  searchResponseSchema,
+} from "./responses.ts";
 
 const searchSchema = z.object({
   query: querySchema,
@@ -45,25 +51,56 @@ const pureFusionSchema = z.object({
 
 /** `POST /v1/search` and `POST /v1/fuse` (RAG-Fusion, or pure RRF over given rankings). */
 export function mountFuse(app: Hono<AppEnv>): void {
-  app.post("/v1/search", async (c) => {
-    const body = await readJson(c, searchSchema, { maxBytes: LIMITS.bodyBytes });
-    const results = await search(c.var.deps, body, c.req.raw.signal);
-    return c.json({ results });
-  });
+  app.post(
+    "/v1/search",
+    describe({
+      tag: "fuse",
+      summary: "Search one namespace",
+      description: "Filters are `{field: value}` or `{field: {eq, ne, gt, gte, lt, lte, in}}`, " +
+        "all ANDed; a list field matches when any element does.",
+      body: searchSchema,
+      responses: { 200: json("Best first", searchResponseSchema) },
+      errors: [502],
+    }),
+    async (c) => {
+      const body = await readJson(c, searchSchema, { maxBytes: LIMITS.bodyBytes });
+      const results = await search(c.var.deps, body, c.req.raw.signal);
+      return c.json({ results });
+    },
+  );
 
-  app.post("/v1/fuse", async (c) => {
-    const raw = await readRawJson(c, { maxBytes: LIMITS.bodyBytes });
-    if (raw && typeof raw === "object" && "rankings" in raw) {
-      const body = validate(pureFusionSchema, raw);
-      const fused = reciprocalRankFusion(body.rankings, {
-        k: body.rrf_k,
-        ...(body.weights ? { weights: body.weights } : {}),
-      });
-      return c.json({
-        results: fused.map(({ id, rrf_score, ranks }) => ({ id, rrf_score, ranks })),
-      });
-    }
-    const body = validate(fusionSchema, raw);
-    return c.json(await ragFusion(c.var.deps, body, c.req.raw.signal));
-  });
+  app.post(
+    "/v1/fuse",
+    describe({
+      tag: "fuse",
+      summary: "RAG-Fusion, or reciprocal rank fusion of given rankings",
+      description: "With `query`: the LLM writes `variations` queries, each is retrieved, the " +
+        "rankings are fused. With `rankings`: only the fusion. " +
+        "`score(d) = Σ_q w_q / (k + rank_q(d))`, ranks from 1, k = 60; ties break by the best " +
+        "single rank, then by first appearance.",
+      body: z.union([fusionSchema, pureFusionSchema]),
+      responses: {
+        200: json(
+          "Best first",
+          z.union([ragFusionResponseSchema, pureFusionResponseSchema]),
+        ),
+      },
+      errors: [502],
+    }),
+    async (c) => {
+      const raw = await readRawJson(c, { maxBytes: LIMITS.bodyBytes });
+      if (raw && typeof raw === "object" && "rankings" in raw) {
+        const body = validate(pureFusionSchema, raw);
+        const fused = reciprocalRankFusion(body.rankings, {
+          k: body.rrf_k,
+          ...(body.weights ? { weights: body.weights } : {}),
+        });
+        return c.json({
+          results: fused.map(({ id, rrf_score, ranks }) => ({ id, rrf_score, ranks })),
+        });
+      }
+      const body = validate(fusionSchema, raw);
+      return c.json(await ragFusion(c.var.deps, body, c.req.raw.signal));
+    },
+  );
 }

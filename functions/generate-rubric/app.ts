@@ -5,6 +5,8 @@ import { readJson } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { querySchema } from "../../shared/schemas.ts";
 import { generateRubric } from "../../shared/rerank/generate-rubric.ts";
+import { describe, json } from "../../shared/http/openapi.ts";
+import { rubricResponseSchema } from "./responses.ts";
 
 const rubricRequestSchema = z.object({
   query: querySchema,
@@ -13,19 +15,31 @@ const rubricRequestSchema = z.object({
 
 /** `POST /v1/rubrics`: REBEL's meta prompt, the rubric and the reranking prompt it renders to. */
 export function mountGenerateRubric(app: Hono<AppEnv>): void {
-  app.post("/v1/rubrics", async (c) => {
-    const body = await readJson(c, rubricRequestSchema, { maxBytes: LIMITS.bodyBytes });
-    const generated = await generateRubric(c.var.deps, body.query, {
-      relevanceOnly: body.relevance_only,
-      signal: c.req.raw.signal,
-    });
-    return c.json({
-      rubric: generated.rubric,
-      prompt: generated.prompt,
-      cached: generated.cached,
-      degraded: generated.degraded,
-      ...(generated.repairs.length ? { repairs: generated.repairs } : {}),
-      usage: generated.usage,
-    });
-  });
+  app.post(
+    "/v1/rubrics",
+    describe({
+      tag: "generate-rubric",
+      summary: "A rubric from the query alone (REBEL's meta prompt)",
+      description: "Cached per normalized query, prompt version and model. " +
+        "`relevance_only` asks for a query-specific definition of relevance and no criteria.",
+      body: rubricRequestSchema,
+      responses: { 200: json("The rubric and its prompt", rubricResponseSchema) },
+      errors: [502],
+    }),
+    async (c) => {
+      const body = await readJson(c, rubricRequestSchema, { maxBytes: LIMITS.bodyBytes });
+      const generated = await generateRubric(c.var.deps, body.query, {
+        relevanceOnly: body.relevance_only,
+        signal: c.req.raw.signal,
+      });
+      return c.json({
+        rubric: generated.rubric,
+        prompt: generated.prompt,
+        cached: generated.cached,
+        degraded: generated.degraded,
+        ...(generated.repairs.length ? { repairs: generated.repairs } : {}),
+        usage: generated.usage,
+      });
+    },
+  );
 }

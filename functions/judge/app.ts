@@ -10,6 +10,14 @@ import { judgeRetrieval } from "./retrieval.ts";
 import { answerSimilarity } from "./similarity.ts";
 import { generateSyntheticQueries } from "./synthetic.ts";
 import type { JudgeDocument } from "../../shared/judge/types.ts";
+import { describe, json } from "../../shared/http/openapi.ts";
+import {
+  answerJudgmentSchema,
+  pairwiseJudgmentSchema,
+  retrievalJudgmentsSchema,
+  similarityJudgmentSchema,
+  syntheticQueriesSchema,
+} from "./responses.ts";
 
 const MAX_ANSWER_CHARS = 50_000;
 const MAX_PASSAGES = 50;
@@ -116,45 +124,99 @@ const limits = { maxBytes: LIMITS.ingestBodyBytes };
 
 /** The evaluators (RAGElo, REBEL) as routes under `/v1/judge`. */
 export function mountJudge(app: Hono<AppEnv>): void {
-  app.post("/v1/judge/retrieval", async (c) => {
-    const body = await readJson(c, retrievalSchema, limits);
-    return c.json(
-      await judgeRetrieval(c.var.deps, {
-        query: body.query,
-        documents: toDocuments(body.documents) ?? [],
-      }, c.req.raw.signal),
-    );
-  });
+  app.post(
+    "/v1/judge/retrieval",
+    describe({
+      tag: "judge",
+      summary: "Grade each document 0/1/2 (RAGElo)",
+      description: "One call per document, 4 at a time, cached.",
+      body: retrievalSchema,
+      responses: { 200: json("The judgment", retrievalJudgmentsSchema) },
+      errors: [502],
+    }),
+    async (c) => {
+      const body = await readJson(c, retrievalSchema, limits);
+      return c.json(
+        await judgeRetrieval(c.var.deps, {
+          query: body.query,
+          documents: toDocuments(body.documents) ?? [],
+        }, c.req.raw.signal),
+      );
+    },
+  );
 
-  app.post("/v1/judge/answer", async (c) => {
-    const body = await readJson(c, answerSchema, limits);
-    return c.json(
-      await judgeAnswer(c.var.deps, {
-        ...body,
-        documents: toDocuments(body.documents),
-        judgments: toJudgments(body.judgments),
-      }, c.req.raw.signal),
-    );
-  });
+  app.post(
+    "/v1/judge/answer",
+    describe({
+      tag: "judge",
+      summary: "Score an answer on relevance, accuracy, completeness, precision",
+      description: "Each 0-2, judged with the documents at or above `relevance_threshold` (1).",
+      body: answerSchema,
+      responses: { 200: json("The judgment", answerJudgmentSchema) },
+      errors: [502],
+    }),
+    async (c) => {
+      const body = await readJson(c, answerSchema, limits);
+      return c.json(
+        await judgeAnswer(c.var.deps, {
+          ...body,
+          documents: toDocuments(body.documents),
+          judgments: toJudgments(body.judgments),
+        }, c.req.raw.signal),
+      );
+    },
+  );
 
-  app.post("/v1/judge/pairwise", async (c) => {
-    const body = await readJson(c, pairwiseSchema, limits);
-    return c.json(
-      await judgePairwise(c.var.deps, {
-        ...body,
-        documents: toDocuments(body.documents),
-        judgments: toJudgments(body.judgments),
-      }, c.req.raw.signal),
-    );
-  });
+  app.post(
+    "/v1/judge/pairwise",
+    describe({
+      tag: "judge",
+      summary: "Judge two answers against each other",
+      description: "Judged in both orders; the same winner twice wins, anything else is a tie.",
+      body: pairwiseSchema,
+      responses: { 200: json("The judgment", pairwiseJudgmentSchema) },
+      errors: [502],
+    }),
+    async (c) => {
+      const body = await readJson(c, pairwiseSchema, limits);
+      return c.json(
+        await judgePairwise(c.var.deps, {
+          ...body,
+          documents: toDocuments(body.documents),
+          judgments: toJudgments(body.judgments),
+        }, c.req.raw.signal),
+      );
+    },
+  );
 
-  app.post("/v1/judge/similarity", async (c) => {
-    const body = await readJson(c, similaritySchema, { maxBytes: LIMITS.bodyBytes });
-    return c.json(await answerSimilarity(c.var.deps, body, c.req.raw.signal));
-  });
+  app.post(
+    "/v1/judge/similarity",
+    describe({
+      tag: "judge",
+      summary: "REBEL's answer similarity to a reference, 0-5",
+      body: similaritySchema,
+      responses: { 200: json("The judgment", similarityJudgmentSchema) },
+      errors: [502],
+    }),
+    async (c) => {
+      const body = await readJson(c, similaritySchema, { maxBytes: LIMITS.bodyBytes });
+      return c.json(await answerSimilarity(c.var.deps, body, c.req.raw.signal));
+    },
+  );
 
-  app.post("/v1/judge/synthetic-queries", async (c) => {
-    const body = await readJson(c, syntheticSchema, limits);
-    return c.json(await generateSyntheticQueries(c.var.deps, body, c.req.raw.signal));
-  });
+  app.post(
+    "/v1/judge/synthetic-queries",
+    describe({
+      tag: "judge",
+      summary: "Evaluation questions from passages (RAGElo §4)",
+      description: "Few-shot guided by `examples`, from one or several `models`, deduplicated.",
+      body: syntheticSchema,
+      responses: { 200: json("The judgment", syntheticQueriesSchema) },
+      errors: [502],
+    }),
+    async (c) => {
+      const body = await readJson(c, syntheticSchema, limits);
+      return c.json(await generateSyntheticQueries(c.var.deps, body, c.req.raw.signal));
+    },
+  );
 }

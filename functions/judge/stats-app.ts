@@ -5,6 +5,8 @@ import { InvalidRequestError } from "../../shared/errors.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson } from "../../shared/http/validate.ts";
 import { blandAltman, kendallTauB, spearmanRho } from "../../shared/metrics/agreement.ts";
+import { describe, json } from "../../shared/http/openapi.ts";
+import { agreementResponseSchema, tournamentResponseSchema } from "./responses.ts";
 
 /**
  * Bounds of the judge's statistics routes. A tournament's cost is one rating
@@ -81,41 +83,64 @@ const agreementSchema = z.object({ x: scoresSchema, y: scoresSchema }).refine(
  * Spearman rho, Bland-Altman). Pure computation: no model, no index.
  */
 export function mountJudgeStats(app: Hono<AppEnv>): void {
-  app.post("/v1/judge/tournament", async (c) => {
-    const body = await readJson(c, tournamentSchema, { maxBytes: L.bodyBytes });
-    const updates = body.games.length * (body.tournaments + body.bootstrap);
-    if (updates > L.ratingUpdates) {
-      throw new InvalidRequestError(
-        `tournaments: ${body.games.length} games × (${body.tournaments} tournaments + ` +
-          `${body.bootstrap} bootstrap resamples) is ${updates} rating updates, above the limit ` +
-          `of ${L.ratingUpdates}; lower tournaments or bootstrap, or send fewer games`,
-      );
-    }
-    const agents = new Set(body.games.flatMap((game) => [game.a, game.b]));
-    if (agents.size > L.agents) {
-      throw new InvalidRequestError(`games: must involve at most ${L.agents} distinct agents`);
-    }
-    const { games, ...options } = body;
-    return c.json(eloTournament(games, options));
-  });
+  app.post(
+    "/v1/judge/tournament",
+    describe({
+      tag: "judge",
+      summary: "Elo ratings from pairwise games",
+      description: "`E_A = 1 / (1 + 10^((R_B − R_A)/400))`, a tie scores 0.5; ratings reset and " +
+        "games reshuffled (seeded) for each tournament; intervals from bootstrap resamples. " +
+        `Games × (tournaments + bootstrap) is at most ${L.ratingUpdates} rating updates.`,
+      body: tournamentSchema,
+      responses: { 200: json("Ratings, best first", tournamentResponseSchema) },
+    }),
+    async (c) => {
+      const body = await readJson(c, tournamentSchema, { maxBytes: L.bodyBytes });
+      const updates = body.games.length * (body.tournaments + body.bootstrap);
+      if (updates > L.ratingUpdates) {
+        throw new InvalidRequestError(
+          `tournaments: ${body.games.length} games × (${body.tournaments} tournaments + ` +
+            `${body.bootstrap} bootstrap resamples) is ${updates} rating updates, above the limit ` +
+            `of ${L.ratingUpdates}; lower tournaments or bootstrap, or send fewer games`,
+        );
+      }
+      const agents = new Set(body.games.flatMap((game) => [game.a, game.b]));
+      if (agents.size > L.agents) {
+        throw new InvalidRequestError(`games: must involve at most ${L.agents} distinct agents`);
+      }
+      const { games, ...options } = body;
+      return c.json(eloTournament(games, options));
+    },
+  );
 
-  app.post("/v1/judge/agreement", async (c) => {
-    const { x, y } = await readJson(c, agreementSchema, { maxBytes: L.bodyBytes });
-    const kendall = kendallTauB(x, y);
-    const spearman = spearmanRho(x, y);
-    // JSON has no NaN: an undefined correlation is null, and `notes` says why.
-    const constant = (["x", "y"] as const).filter((name) => isConstant({ x, y }[name]));
-    const notes = constant.length === 0 ? [] : [
-      `kendall_tau_b and spearman_rho are null: ${constant.join(" and ")} ` +
-      `${constant.length === 1 ? "is" : "are"} constant, so a rank correlation is undefined`,
-    ];
-    return c.json({
-      kendall_tau_b: Number.isNaN(kendall) ? null : kendall,
-      spearman_rho: Number.isNaN(spearman) ? null : spearman,
-      bland_altman: blandAltman(x, y),
-      notes,
-    });
-  });
+  app.post(
+    "/v1/judge/agreement",
+    describe({
+      tag: "judge",
+      summary: "A judge against people: Kendall tau-b, Spearman rho, Bland-Altman",
+      description: "Tau-b with ties corrected, Spearman on average ranks, bias = mean(x − y) " +
+        "± 1.96 · sample sd; null, with a note, where a rank correlation is undefined.",
+      body: agreementSchema,
+      responses: { 200: json("The agreement", agreementResponseSchema) },
+    }),
+    async (c) => {
+      const { x, y } = await readJson(c, agreementSchema, { maxBytes: L.bodyBytes });
+      const kendall = kendallTauB(x, y);
+      const spearman = spearmanRho(x, y);
+      // JSON has no NaN: an undefined correlation is null, and `notes` says why.
+      const constant = (["x", "y"] as const).filter((name) => isConstant({ x, y }[name]));
+      const notes = constant.length === 0 ? [] : [
+        `kendall_tau_b and spearman_rho are null: ${constant.join(" and ")} ` +
+        `${constant.length === 1 ? "is" : "are"} constant, so a rank correlation is undefined`,
+      ];
+      return c.json({
+        kendall_tau_b: Number.isNaN(kendall) ? null : kendall,
+        spearman_rho: Number.isNaN(spearman) ? null : spearman,
+        bland_altman: blandAltman(x, y),
+        notes,
+      });
+    },
+  );
 }
 
 function isConstant(values: readonly number[]): boolean {

@@ -15,8 +15,11 @@ import { StepClock } from "../../shared/steps/clock.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
 import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
 import { runQuery } from "./query.ts";
+import { describe, events } from "../../shared/http/openapi.ts";
+import { QUERY_EVENTS } from "./events.ts";
 
-const pipelineSchema = z.object({
+/** `pipeline` of `POST /v1/query`; the chat presets are bodies of this schema too. */
+export const pipelineSchema = z.object({
   retrieval: z.object({
     mode: searchModeSchema.default("hybrid"),
     /** Defaults to 5, or 10 when a rerank step follows (the REBEL setup: retrieve 10, keep 3). */
@@ -54,12 +57,32 @@ const querySchemaBody = z.object({
 
 /** `POST /v1/query`: the whole pipeline as a stream of events. */
 export function mountOrchestrator(app: Hono<AppEnv>): void {
-  app.post("/v1/query", async (c) => {
-    const clock = new StepClock();
-    const body = await readJson(c, querySchemaBody, { maxBytes: LIMITS.bodyBytes });
-    return eventStream(
-      c,
-      (send, signal) => runQuery({ ...c.var.steps, signal }, body, send, clock),
-    );
-  });
+  app.post(
+    "/v1/query",
+    describe({
+      tag: "orchestrator",
+      summary: "The whole pipeline as a stream of events",
+      description: "Retrieve (or RAG-Fusion), optionally rerank, answer. `top_k` defaults to 5, " +
+        "or 10 with a rerank step (retrieve 10, keep 3). Two-turn rubrics are generated while " +
+        "retrieval runs; `sequential: true` runs every step one after another. A client that " +
+        "disconnects cancels the upstream LLM calls.",
+      body: querySchemaBody,
+      responses: {
+        200: events(
+          "`retrieval-end`, then with a rerank step `rubric-end` and `rerank-end`, then " +
+            "`answer-delta`..., `answer-end`, `usage`, `done`; `error` (then `done`) if a step " +
+            "fails after the stream opened",
+          QUERY_EVENTS,
+        ),
+      },
+    }),
+    async (c) => {
+      const clock = new StepClock();
+      const body = await readJson(c, querySchemaBody, { maxBytes: LIMITS.bodyBytes });
+      return eventStream(
+        c,
+        (send, signal) => runQuery({ ...c.var.steps, signal }, body, send, clock),
+      );
+    },
+  );
 }

@@ -2,11 +2,13 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../../shared/http/server.ts";
 import type { StepName } from "../../shared/steps/names.ts";
 import { resolveStep } from "../../shared/steps/transport.ts";
+import { FORWARDED_KEY_HEADER } from "../../shared/ratelimit/origin.ts";
 
 /** Which function owns each public route the orchestrator does not compose itself. */
 export const ROUTE_OWNERS: readonly { path: string; step: StepName }[] = [
   { path: "/v1/documents", step: "EMBED" },
   { path: "/v1/documents/*", step: "EMBED" },
+  { path: "/v1/webhooks/documents", step: "EMBED" },
   { path: "/v1/embeddings", step: "EMBED" },
   { path: "/v1/search", step: "FUSE" },
   { path: "/v1/fuse", step: "FUSE" },
@@ -31,6 +33,12 @@ export function mountForwarding(app: Hono<AppEnv>): void {
       const url = new URL(c.req.url);
       const headers = new Headers(c.req.raw.headers);
       headers.set("x-request-id", c.var.steps.headers.requestId);
+      // Counted here: without the client's address the owner takes it as internal,
+      // and charges the work it schedules to the key this request was counted under.
+      headers.delete("cf-connecting-ip");
+      headers.delete(FORWARDED_KEY_HEADER);
+      const counted = c.var.rateLimit?.key;
+      if (counted) headers.set(FORWARDED_KEY_HEADER, counted);
       return await transport.fetch(
         new Request(`${transport.base}${url.pathname}${url.search}`, {
           method: c.req.method,

@@ -38,7 +38,12 @@ function started<T>(promise: Promise<T>): Promise<T> {
  */
 export async function runQuery(
   context: StepContext,
-  input: { query: string; pipeline: Pipeline },
+  input: {
+    query: string;
+    pipeline: Pipeline;
+    /** Sees the passages the answer is given, in `[n]` order (the chat route's `sources`). */
+    onAnswerDocuments?: (documents: readonly SearchHit[]) => void;
+  },
   send: SendEvent,
   clock: StepClock = new StepClock(),
 ): Promise<void> {
@@ -104,10 +109,12 @@ export async function runQuery(
 
   const answer = resolveStep("ANSWER", context);
   const answerStarted = clock.elapsed();
+  // The answer route's own limit: the best-ranked passages go first.
+  const answerDocuments = hits.slice(0, LIMITS.answerDocuments);
+  input.onAnswerDocuments?.(answerDocuments);
   const stream = answerStep(answer, context, {
     query: input.query,
-    // The answer route's own limit: the best-ranked passages go first.
-    documents: hits.slice(0, LIMITS.answerDocuments).map(toInlineDocument),
+    documents: answerDocuments.map(toInlineDocument),
   });
   let next = await stream.next();
   for (; !next.done; next = await stream.next()) await send("answer-delta", { text: next.value });

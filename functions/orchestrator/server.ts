@@ -1,7 +1,10 @@
 import { createServer } from "../../shared/http/server.ts";
 import type { Runtime } from "../../shared/runtime.ts";
 import { mountOrchestrator } from "./app.ts";
+import { mountChat } from "./chat/app.ts";
 import { mountForwarding } from "./forward.ts";
+import { mountJobs } from "./jobs/app.ts";
+import { withForwardedRoutes } from "./openapi.ts";
 
 /**
  * The orchestrator alone: `/v1/query` composed from the other functions,
@@ -9,5 +12,11 @@ import { mountForwarding } from "./forward.ts";
  * no other function, so every step is a binding or a `STEP_URL_*`.
  */
 export function createOrchestratorServer(runtime: Runtime) {
-  return createServer({ runtime, mounts: [mountOrchestrator, mountForwarding], serves: [] });
+  return createServer({
+    runtime,
+    mounts: [mountOrchestrator, mountChat, mountJobs, mountForwarding],
+    serves: [],
+    // Its /openapi.json describes the whole API, each forwarded route as its owner does.
+    extendOpenApi: withForwardedRoutes,
+  });
 }

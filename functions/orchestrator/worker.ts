@@ -1,6 +1,17 @@
 import { Runtime } from "../../shared/runtime.ts";
+import { jobsFromBindings } from "../../shared/workers/queue-jobs.ts";
 import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { jobQueueHandler } from "./jobs/queue-entry.ts";
 import { createOrchestratorServer } from "./server.ts";
 
-/** The orchestrator Worker (`sift`): the whole public API, composed over service bindings. */
-export default createOrchestratorServer(new Runtime({ state: stateFromBindings }));
+const runtime = new Runtime({
+  state: stateFromBindings,
+  jobs: (env) => jobsFromBindings(env, stateFromBindings(env)?.records),
+});
+const app = createOrchestratorServer(runtime);
+
+/**
+ * The orchestrator Worker (`sift`): the whole public API, composed over
+ * service bindings, and the consumer of its jobs queue.
+ */
+export default { fetch: app.fetch, queue: jobQueueHandler(app, runtime) };

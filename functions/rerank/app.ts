@@ -9,6 +9,8 @@ import { MAX_WEIGHT, maxFinalScore, rubricSchema } from "../../shared/rerank/rub
 import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
 import { inlineDocumentSchema, querySchema } from "../../shared/schemas.ts";
 import { rerank } from "./rerank.ts";
+import { describe, json } from "../../shared/http/openapi.ts";
+import { cohereRerankResponseSchema, rerankResponseSchema } from "./responses.ts";
 
 const weightSchema = z.number().min(0).max(MAX_WEIGHT, { error: `must be in [0, ${MAX_WEIGHT}]` });
 
@@ -58,56 +60,83 @@ function toDocuments(documents: z.infer<typeof inlineDocumentSchema>[]) {
 
 /** `POST /v1/rerank` (sift's native form) and `POST /v2/rerank` (Cohere v2-compatible). */
 export function mountRerank(app: Hono<AppEnv>): void {
-  app.post("/v1/rerank", async (c) => {
-    const body = await readJson(c, rerankSchema, { maxBytes: LIMITS.ingestBodyBytes });
-    if (body.rubric && !body.strategy.startsWith("two-turn")) {
-      throw new InvalidRequestError("rubric: only the two-turn strategies take a rubric");
-    }
-    return c.json(
-      await rerank(
-        c.var.deps,
-        { ...body, documents: toDocuments(body.documents) },
-        c.req.raw.signal,
-      ),
-    );
-  });
-
-  app.post("/v2/rerank", async (c) => {
-    const raw = await readRawJson(c, { maxBytes: LIMITS.ingestBodyBytes });
-    const body = validate(cohereSchema, raw);
-    const strategy = COHERE_MODELS[body.model];
-    if (!strategy) {
-      throw new InvalidRequestError(
-        `model: unknown model "${body.model}"; valid models: ${
-          Object.keys(COHERE_MODELS).join(", ")
-        }`,
+  app.post(
+    "/v1/rerank",
+    describe({
+      tag: "rerank",
+      summary: "Rerank documents by relevance and secondary criteria (REBEL)",
+      description: "`final = relevance + Σ weight · criterion`, computed in code; documents " +
+        "below the relevance threshold are discarded. `relevance_score` equals `scores.final`. " +
+        "Only the two-turn strategies take a `rubric`.",
+      body: rerankSchema,
+      responses: { 200: json("Best first, each with its breakdown", rerankResponseSchema) },
+      errors: [502],
+    }),
+    async (c) => {
+      const body = await readJson(c, rerankSchema, { maxBytes: LIMITS.ingestBodyBytes });
+      if (body.rubric && !body.strategy.startsWith("two-turn")) {
+        throw new InvalidRequestError("rubric: only the two-turn strategies take a rubric");
+      }
+      return c.json(
+        await rerank(
+          c.var.deps,
+          { ...body, documents: toDocuments(body.documents) },
+          c.req.raw.signal,
+        ),
       );
-    }
-    const reranked = await rerank(c.var.deps, {
-      query: body.query,
-      documents: body.documents.map((text) => ({ text })),
-      strategy,
-      top_n: body.top_n,
-      explain: false,
-      batch_size: DEFAULT_BATCH_SIZE,
-    }, c.req.raw.signal);
-    // Cohere's scores are in [0, 1]: the final score over the most the rubric allows.
-    const scale = reranked.rubric ? maxFinalScore(reranked.rubric) : 10;
-    return c.json({
-      id: crypto.randomUUID(),
-      results: reranked.results.map((result) => ({
-        index: result.index,
-        relevance_score: result.relevance_score === null
-          ? 0
-          : Math.min(1, Math.max(0, result.relevance_score / scale)),
-      })),
-      meta: {
-        api_version: { version: "2" },
-        billed_units: { search_units: 1 },
-        ...(reranked.warnings || reranked.degraded
-          ? { warnings: [...(reranked.degraded ? ["degraded"] : []), ...(reranked.warnings ?? [])] }
-          : {}),
-      },
-    });
-  });
+    },
+  );
+
+  app.post(
+    "/v2/rerank",
+    describe({
+      tag: "rerank",
+      summary: "Rerank, Cohere v2-compatible",
+      description: `\`model\` names the strategy: ${Object.keys(COHERE_MODELS).join(", ")}. ` +
+        "Scores are in [0, 1]: the final score over the most the rubric allows.",
+      body: cohereSchema,
+      responses: { 200: json("Best first", cohereRerankResponseSchema) },
+      errors: [502],
+    }),
+    async (c) => {
+      const raw = await readRawJson(c, { maxBytes: LIMITS.ingestBodyBytes });
+      const body = validate(cohereSchema, raw);
+      const strategy = COHERE_MODELS[body.model];
+      if (!strategy) {
+        throw new InvalidRequestError(
+          `model: unknown model "${body.model}"; valid models: ${
+            Object.keys(COHERE_MODELS).join(", ")
+          }`,
+        );
+      }
+      const reranked = await rerank(c.var.deps, {
+        query: body.query,
+        documents: body.documents.map((text) => ({ text })),
+        strategy,
+        top_n: body.top_n,
+        explain: false,
+        batch_size: DEFAULT_BATCH_SIZE,
+      }, c.req.raw.signal);
+      // Cohere's scores are in [0, 1]: the final score over the most the rubric allows.
+      const scale = reranked.rubric ? maxFinalScore(reranked.rubric) : 10;
+      return c.json({
+        id: crypto.randomUUID(),
+        results: reranked.results.map((result) => ({
+          index: result.index,
+          relevance_score: result.relevance_score === null
+            ? 0
+            : Math.min(1, Math.max(0, result.relevance_score / scale)),
+        })),
+        meta: {
+          api_version: { version: "2" },
+          billed_units: { search_units: 1 },
+          ...(reranked.warnings || reranked.degraded
+            ? {
+              warnings: [...(reranked.degraded ? ["degraded"] : []), ...(reranked.warnings ?? [])],
+            }
+            : {}),
+        },
+      });
+    },
+  );
 }

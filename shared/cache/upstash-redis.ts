@@ -90,7 +90,7 @@ export class UpstashRedisCache implements CacheStore {
   }
 }
 
-function createRedisClient(
+export function createRedisClient(
   options: { url: string; token: string; timeoutMs?: number; retries?: number },
 ): Redis {
   if (!options.url || !options.token) {

@@ -6,6 +6,11 @@ import type { Deps, Runtime } from "../runtime.ts";
 import type { StepName } from "../steps/names.ts";
 import type { FetchHandler, StepContext } from "../steps/transport.ts";
 import { requireApiKey } from "./auth.ts";
+import { describe, json } from "./openapi.ts";
+import { type ExtendDocument, mountOpenApi } from "./openapi-document.ts";
+import { healthSchema } from "../responses.ts";
+import { rateLimit, type RateLimitState } from "../ratelimit/middleware.ts";
+import { markInProcess } from "../ratelimit/origin.ts";
 
 /**
  * Hono's typing for sift: `c.env` is the raw environment (variables, and on
@@ -14,7 +19,13 @@ import { requireApiKey } from "./auth.ts";
  */
 export type AppEnv = {
   Bindings: Record<string, unknown>;
-  Variables: { config: Config; deps: Deps; steps: StepContext };
+  Variables: {
+    config: Config;
+    deps: Deps;
+    steps: StepContext;
+    /** Set when this request is rate limited (`RATE_LIMIT_PER_MINUTE`). */
+    rateLimit?: RateLimitState;
+  };
 };
 
 export type Mount = (app: Hono<AppEnv>) => void;
@@ -26,6 +37,8 @@ export type ServerOptions = {
   serves: readonly StepName[];
   /** Load the demo corpus into an empty embedded index (apps that search or ingest). */
   demoCorpus?: boolean;
+  /** Adds to `/openapi.json` the routes this app forwards (the orchestrator alone). */
+  extendOpenApi?: ExtendDocument;
 };
 
 /** A caller's request id when it is a sane token, else a new one. */
@@ -77,7 +90,9 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     const deps = runtime.deps(config, env);
     const requestId = requestIdOf(c);
     const executionCtx = executionCtxOf(c);
-    const local: FetchHandler = async (request) => await app.fetch(request, env, executionCtx);
+    // Marked so the rate limit counts only the outer request, never its steps.
+    const local: FetchHandler = async (request) =>
+      await app.fetch(markInProcess(request), env, executionCtx);
     c.set("config", config);
     c.set("deps", deps);
     c.set("steps", {
@@ -92,9 +107,20 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     await next();
   });
 
-  app.get("/healthz", (c) => c.json({ status: "ok", providers: c.var.deps.providers }));
+  app.get(
+    "/healthz",
+    describe({
+      tag: "service",
+      summary: "Health and the providers in use",
+      open: true,
+      responses: { 200: json("Up", healthSchema) },
+    }),
+    (c) => c.json({ status: "ok", providers: c.var.deps.providers }),
+  );
 
   app.use("*", requireApiKey);
+  app.use("*", rateLimit());
   for (const mount of options.mounts) mount(app);
+  mountOpenApi(app, options.extendOpenApi);
   return app;
 }

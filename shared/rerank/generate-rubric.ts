@@ -10,7 +10,7 @@ import { renderRerankSystem } from "./render.ts";
 import { repairRubric, type Rubric, rubricDraftSchema } from "./rubric.ts";
 
 /** What the model is asked for: plain types only, checked and repaired after parsing. */
-const rubricResponseSchema = z.object({
+export const rubricLlmSchema = z.object({
   criteria: z.array(z.object({
     name: z.string(),
     definition: z.string(),
@@ -87,7 +87,7 @@ export async function generateRubric(
     system: prompt.system,
     user: renderTemplate(prompt.user, { query: query.replace(/\n+/g, " ") }),
     schema: rubricDraftSchema,
-    responseSchema: rubricResponseSchema,
+    responseSchema: rubricLlmSchema,
     schemaName: "rubric",
     signal: options.signal,
   });

@@ -66,11 +66,10 @@ function buildRequest(
   context: Pick<StepContext, "headers">,
   signal: AbortSignal,
 ): Request {
-  const headers = new Headers({
-    "content-type": "application/json",
-    "x-request-id": context.headers.requestId,
-  });
+  const headers = new Headers({ "x-request-id": context.headers.requestId });
   if (context.headers.authorization) headers.set("authorization", context.headers.authorization);
+  if (body === undefined) return new Request(`${transport.base}${path}`, { headers, signal });
+  headers.set("content-type", "application/json");
   return new Request(`${transport.base}${path}`, {
     method: "POST",
     headers,
@@ -91,7 +90,7 @@ async function failureOf(response: Response): Promise<string> {
   return `HTTP ${response.status}`;
 }
 
-/** POSTs `body` to the step; a failure to reach it or a non-2xx reply is a `StepError`. */
+/** POSTs `body` (GETs without one); a failure to reach the step or a non-2xx reply is a `StepError`. */
 async function send(
   transport: StepTransport,
   path: string,
@@ -119,9 +118,10 @@ async function send(
 }
 
 /**
- * POSTs `body` to one of the step's public JSON routes and validates what
- * comes back. The caller's credentials and request id go along; the call is
- * aborted when the caller leaves or after `timeoutMs`.
+ * POSTs `body` to one of the step's public JSON routes (GETs the route when
+ * `body` is undefined) and validates what comes back. The caller's
+ * credentials and request id go along; the call is aborted when the caller
+ * leaves or after `timeoutMs`.
  */
 export async function callStep<T>(
   transport: StepTransport,

@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { StepName, Via } from "./names.ts";
+import { markInProcess } from "../ratelimit/origin.ts";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -74,10 +75,12 @@ export function backgroundStepContext(options: {
   fetch: FetchHandler;
 }): StepContext {
   const key = options.config.apiKeys[0];
+  // Marked in-process: a rate limit never counts work no caller sent.
+  const local: FetchHandler = (request) => options.fetch(markInProcess(request));
   return {
     env: options.env,
     config: options.config,
-    local: Object.fromEntries(options.serves.map((name) => [name, options.fetch])),
+    local: Object.fromEntries(options.serves.map((name) => [name, local])),
     headers: {
       requestId: `background-${crypto.randomUUID()}`,
       ...(key ? { authorization: `Bearer ${key}` } : {}),

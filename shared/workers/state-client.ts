@@ -36,6 +36,7 @@ const replies = {
     ),
   }),
   deleted: z.object({ deleted: z.number() }),
+  written: z.object({ written: z.boolean() }),
   count: z.object({ count: z.number() }),
   cached: z.discriminatedUnion("hit", [
     z.object({ hit: z.literal(false) }),
@@ -157,6 +158,32 @@ export class DurableObjectCache implements CacheStore {
   }
 }
 
+/** A record to write: JSON, kept until its TTL runs out. */
+export type StateRecord = { key: string; value: unknown; ttlSeconds?: number };
+
+/**
+ * Durable records (jobs) in the shared `SiftState` object: never evicted,
+ * written several at a time in one transaction.
+ */
+export class DurableObjectRecords {
+  readonly #state: StateChannel;
+
+  constructor(namespace: DurableObjectNamespace, options: { timeoutMs?: number } = {}) {
+    this.#state = new StateChannel(namespace, options);
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const stored = await this.#state.call("records.get", { key }, replies.cached);
+    return stored.hit ? stored.value as T : undefined;
+  }
+
+  /** Writes all of `records`, or nothing (false) when `options.ifAbsent` already exists. */
+  async put(records: StateRecord[], options: { ifAbsent?: string } = {}): Promise<boolean> {
+    const body = { records, ...(options.ifAbsent ? { ifAbsent: options.ifAbsent } : {}) };
+    return (await this.#state.call("records.put", body, replies.written)).written;
+  }
+}
+
 /**
  * Index and cache adapters for the `SiftState` object bound as `env[name]`, or
  * `undefined` when no such Durable Object binding exists.
@@ -168,10 +195,14 @@ export class DurableObjectCache implements CacheStore {
 export function stateFromBindings(
   env: Record<string, unknown>,
   name = "STATE",
-): { index: VectorIndex; cache: CacheStore } | undefined {
+): { index: VectorIndex; cache: CacheStore; records: DurableObjectRecords } | undefined {
   const binding = env[name];
   if (!isDurableObjectNamespace(binding)) return undefined;
-  return { index: new DurableObjectIndex(binding), cache: new DurableObjectCache(binding) };
+  return {
+    index: new DurableObjectIndex(binding),
+    cache: new DurableObjectCache(binding),
+    records: new DurableObjectRecords(binding),
+  };
 }
 
 function isDurableObjectNamespace(value: unknown): value is DurableObjectNamespace {

@@ -25,6 +25,7 @@ const TABLES = `
   );
   CREATE INDEX IF NOT EXISTS chunks_by_document ON chunks (namespace, doc_id);
   CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER);
+  CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER);
 `;
 
 /**
@@ -93,6 +94,12 @@ export class SiftState {
       case "cache.delete":
         this.#sql.exec("DELETE FROM cache WHERE key = ?", validate(bodies.key, body).key);
         return {};
+      case "records.get":
+        return this.#recordGet(validate(bodies.key, body).key);
+      case "records.put": {
+        const { records, ifAbsent } = validate(bodies.records, body);
+        return { written: this.#recordsPut(records, ifAbsent) };
+      }
       default:
         throw new NotFoundError(`Unknown state operation: ${op}`);
     }
@@ -202,6 +209,37 @@ export class SiftState {
       // newest MAX_CACHE_ENTRIES writes are exactly the rows above this one:
       // eviction costs only the rows it removes.
       this.#sql.exec("DELETE FROM cache WHERE rowid <= ?", rowid - MAX_CACHE_ENTRIES);
+    });
+  }
+
+  /** Records (jobs) are never evicted, unlike cache entries: they go only when they expire. */
+  #recordGet(key: string): { hit: false } | { hit: true; value: unknown } {
+    const row = this.#sql.exec<{ value: string; expires_at: number | null }>(
+      "SELECT value, expires_at FROM records WHERE key = ?",
+      key,
+    ).toArray()[0];
+    if (!row || (row.expires_at !== null && row.expires_at <= Date.now())) return { hit: false };
+    return { hit: true, value: JSON.parse(row.value) };
+  }
+
+  /** All of `records` in one transaction, or none when `ifAbsent` names a live record. */
+  #recordsPut(
+    records: { key: string; value: unknown; ttlSeconds?: number }[],
+    ifAbsent: string | undefined,
+  ): boolean {
+    return this.#transaction(() => {
+      const now = Date.now();
+      if (ifAbsent !== undefined && this.#recordGet(ifAbsent).hit) return false;
+      this.#sql.exec("DELETE FROM records WHERE expires_at IS NOT NULL AND expires_at <= ?", now);
+      for (const { key, value, ttlSeconds } of records) {
+        this.#sql.exec(
+          "INSERT OR REPLACE INTO records (key, value, expires_at) VALUES (?, ?, ?)",
+          key,
+          JSON.stringify(value),
+          ttlSeconds === undefined ? null : now + ttlSeconds * 1000,
+        );
+      }
+      return true;
     });
   }
 }

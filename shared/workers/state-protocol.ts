@@ -31,6 +31,13 @@ export const bodies = {
   namespace: z.object({ namespace }),
   key: z.object({ key: z.string() }),
   set: z.object({ key: z.string(), value: z.json(), ttlSeconds: z.number().exactOptional() }),
+  /** Several records written in one transaction; `ifAbsent` names one that must not exist yet. */
+  records: z.object({
+    records: z.array(
+      z.object({ key: z.string(), value: z.json(), ttlSeconds: z.number().exactOptional() }),
+    ).min(1).max(10),
+    ifAbsent: z.string().exactOptional(),
+  }),
 };
 export const storedChunk = z.object({
   namespace: z.string(),
@@ -49,4 +56,6 @@ export type StateOp =
   | "index.count"
   | "cache.get"
   | "cache.set"
-  | "cache.delete";
+  | "cache.delete"
+  | "records.get"
+  | "records.put";

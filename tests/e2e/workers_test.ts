@@ -75,6 +75,17 @@ Deno.test("the Workers compose over service bindings and share state in a Durabl
         assert.equal((await searchIds(first, "flightless bird of New Zealand"))[0], "kiwi#0");
       }) &&
       await t.step(
+        "the orchestrator's /openapi.json describes the forwarded routes as their Workers do",
+        async () => {
+          const whole = await (await first.fetch("/openapi.json")).json();
+          for (const path of ["/v1/query", "/v1/search", "/v1/rerank", "/v1/judge/agreement"]) {
+            assert.ok(whole.paths[path]?.post?.requestBody, path);
+          }
+          assert.ok(whole.paths["/v1/documents/{id}"]?.delete, "DELETE /v1/documents/{id}");
+          assert.ok(whole.paths["/v1/evaluations/{id}/report"]?.get, "the evaluate Worker's");
+        },
+      ) &&
+      await t.step(
         "a two-turn query with fusion streams every event, each step via a binding",
         async () => {
           const response = await post(first, "/v1/query", {

@@ -7,6 +7,7 @@
  * of commands, `Authorization: Bearer <token>`, and `Upstash-Encoding: base64`
  * (which the SDK sends by default) asking for every string in a result to be
  * base64-encoded. Replies are `{ "result": ... }` or `{ "error": ... }` (400).
+ * `EVAL`/`EVALSHA` run on Redis as Upstash runs them (see `ScriptTable`).
  *
  * @example
  * await using stack = await startRedisRestStack();
@@ -284,6 +285,7 @@ export async function startRedisRestServer(
   );
   const requests: RecordedRestRequest[] = [];
   const failures: { status: number; body: string; delayMs: number }[] = [];
+  const scripts = new ScriptTable();
 
   const handle = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
@@ -308,14 +310,21 @@ export async function startRedisRestServer(
     if (path === "/") {
       const command = commandSchema.safeParse(body);
       if (!command.success) return errorReply("ERR failed to parse command", 400);
-      const reply = await redis.send(command.data.map(String));
+      const args = await scripts.translate(command.data.map(String));
+      if (args instanceof RespError) return errorReply(args.message, 400);
+      const reply = await redis.send(args);
       if (reply instanceof RespError) return errorReply(reply.message, 400);
       return Response.json({ result: toJson(reply) });
     }
     if (path === "/pipeline" || path === "/multi-exec") {
       const commands = commandListSchema.safeParse(body);
       if (!commands.success) return errorReply("ERR failed to parse pipeline request", 400);
-      const argLists = commands.data.map((command) => command.map(String));
+      const translated = await Promise.all(
+        commands.data.map((command) => scripts.translate(command.map(String))),
+      );
+      const refused = translated.find((args) => args instanceof RespError);
+      if (refused instanceof RespError) return errorReply(refused.message, 400);
+      const argLists = translated as string[][];
       const replies = path === "/pipeline"
         ? await redis.exclusive(() => runEach(redis, argLists))
         : await redis.exclusive(() => runTransaction(redis, argLists));
@@ -348,6 +357,51 @@ export async function startRedisRestServer(
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/**
+ * Lua scripts as Upstash runs them, on a stock `redis-server`. Upstash
+ * accepts a shebang flag of its own (`#!lua flags=allow-key-locking`, which
+ * `@upstash/ratelimit` sends) that Redis 7 refuses, so `EVAL` goes to Redis
+ * without it, and `EVALSHA` of the sha the client computed over the text it
+ * sent is mapped to the sha Redis knows. A sha never loaded through `EVAL`
+ * gets Redis's own `NOSCRIPT` error, which is what makes the SDK fall back to
+ * `EVAL`.
+ */
+class ScriptTable {
+  /** The client's sha1 of a script → the sha1 of what Redis was given. */
+  readonly #shas = new Map<string, string>();
+
+  async translate(args: string[]): Promise<string[] | RespError> {
+    const [name, first, ...rest] = args;
+    const command = name?.toLowerCase();
+    if ((command === "eval" || command === "eval_ro") && first !== undefined) {
+      const script = withoutUpstashFlags(first);
+      this.#shas.set(await sha1Hex(first), await sha1Hex(script));
+      return [name!, script, ...rest];
+    }
+    if ((command === "evalsha" || command === "evalsha_ro") && first !== undefined) {
+      const sha = this.#shas.get(first.toLowerCase());
+      if (!sha) return new RespError("NOSCRIPT No matching script. Please use EVAL.");
+      return [name!, sha, ...rest];
+    }
+    return args;
+  }
+}
+
+/** The script with `allow-key-locking` (Upstash only) dropped from its shebang's flags. */
+function withoutUpstashFlags(script: string): string {
+  return script.replace(/^#!lua flags=([^\n]*)/, (_, flags: string) => {
+    const kept = flags.split(",").map((flag) => flag.trim()).filter((flag) =>
+      flag && flag !== "allow-key-locking"
+    );
+    return kept.length > 0 ? `#!lua flags=${kept.join(",")}` : "#!lua";
+  });
+}
+
+async function sha1Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-1", encoder.encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 async function runEach(redis: RespConnection, argLists: string[][]): Promise<RespValue[]> {

@@ -110,3 +110,12 @@ Deno.test("readConfig() refuses a non-http LLM_BASE_URL and a chunk overlap ≥ 
   assertRefused({ LLM_BASE_URL: "ftp://example.com" }, "LLM_BASE_URL");
   assertRefused({ CHUNK_SIZE: "100", CHUNK_OVERLAP: "100" }, "CHUNK_OVERLAP");
 });
+
+Deno.test("readConfig() reads RATE_LIMIT_PER_MINUTE as a positive whole number; unset means no limit", () => {
+  assert.equal(readConfig({}).rateLimit, undefined);
+  assert.equal(readConfig({ RATE_LIMIT_PER_MINUTE: "" }).rateLimit, undefined);
+  assert.deepEqual(readConfig({ RATE_LIMIT_PER_MINUTE: "30" }).rateLimit, { perMinute: 30 });
+  for (const value of ["0", "-5", "2.5", "thirty"]) {
+    assertRefused({ RATE_LIMIT_PER_MINUTE: value }, "RATE_LIMIT_PER_MINUTE");
+  }
+});

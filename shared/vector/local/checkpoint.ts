@@ -2,6 +2,7 @@ import { crc32 } from "../../crc32.ts";
 import type { ChunkMetadata } from "../port.ts";
 import { countLiveEntries, flattenPostings } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
+import { TextColumn } from "./text-column.ts";
 
 /*
  * A checkpoint: the whole index as frames (u32 length, u32 CRC-32, payload;
@@ -28,12 +29,18 @@ type NamespaceHeader = {
 };
 type TermsHeader = { kind: "terms"; namespace: string; terms: string; entries: number };
 type DimsHeader = { kind: "dims"; namespace: string; from: number; count: number; entries: number };
+/**
+ * A batch of slots: ids and metadata as JSON, texts as UTF-8 bytes after it
+ * (`textCount + 1` offsets, then the bytes), so a load never parses them.
+ * Checkpoints written before that carry `texts` as JSON strings instead.
+ */
 type SlotsHeader = {
   kind: "slots";
   namespace: string;
   ids: string[];
-  texts: string[];
   metadata: ChunkMetadata[];
+  texts?: string[];
+  textBytes?: number;
 };
 type EndHeader = { kind: "end"; generation: number; namespaces: number };
 type Header = NamespaceHeader | TermsHeader | DimsHeader | SlotsHeader | EndHeader;
@@ -113,19 +120,44 @@ export function* checkpointFrames(
     }
     for (let from = 0; from < live.length; from += SLOTS_PER_FRAME) {
       const slots = live.slice(from, from + SLOTS_PER_FRAME);
+      const texts = view.texts.encode(slots);
       yield frame({
         kind: "slots",
         namespace,
         ids: slots.map((slot) => view.ids[slot]!),
-        texts: slots.map((slot) => view.texts[slot]!),
         metadata: slots.map((slot) => view.metadata[slot]!),
-      });
+        textBytes: texts.bytes.length,
+      }, [texts.offsets, texts.bytes]);
     }
   }
   yield frame({ kind: "end", generation, namespaces: namespaces.size });
 }
 
-type Building = NamespaceSnapshot & { termAt: number; termEntryAt: number };
+type Building = NamespaceSnapshot & {
+  termAt: number;
+  termEntryAt: number;
+  /** Each slots frame's texts (views into the file until the end frame copies them once). */
+  textParts: { bytes: Uint8Array; offsets: Uint32Array }[];
+  /** Texts of a checkpoint from before texts were stored as bytes. */
+  jsonTexts: string[];
+};
+
+/** The slots frames' texts as one column: one buffer, one copy, nothing left pinning the file. */
+function joinTexts(building: Building): TextColumn {
+  if (building.jsonTexts.length > 0) return TextColumn.of(building.jsonTexts);
+  const count = building.textParts.reduce((sum, part) => sum + part.offsets.length - 1, 0);
+  const total = building.textParts.reduce((sum, part) => sum + part.bytes.length, 0);
+  const bytes = new Uint8Array(total);
+  const offsets = new Uint32Array(count + 1);
+  let slot = 0;
+  let base = 0;
+  for (const part of building.textParts) {
+    bytes.set(part.bytes, base);
+    for (let i = 1; i < part.offsets.length; i++) offsets[++slot] = base + part.offsets[i]!;
+    base += part.bytes.length;
+  }
+  return new TextColumn({ bytes, offsets });
+}
 
 /**
  * Reads a checkpoint into flat arrays, one allocation per array. Every
@@ -169,8 +201,12 @@ export function readCheckpoint(
         throw damaged("the end frame does not close it");
       }
       for (const [name, snapshot] of namespaces) {
+        snapshot.texts = joinTexts(snapshot);
+        snapshot.textParts = [];
+        snapshot.jsonTexts = [];
         if (
           snapshot.ids.length !== snapshot.lengths.length ||
+          snapshot.texts.length !== snapshot.ids.length ||
           snapshot.termAt !== snapshot.terms.length ||
           snapshot.termEntryAt !== snapshot.termSlots.length
         ) throw damaged(`${name} is incomplete`);
@@ -181,7 +217,9 @@ export function readCheckpoint(
       namespaces.set(header.namespace, {
         dimensions: header.dimensions,
         ids: [],
-        texts: [],
+        texts: new TextColumn(),
+        textParts: [],
+        jsonTexts: [],
         metadata: [],
         lengths: take(Uint32Array, header.count).slice(), // a copy: a view would pin the file
         terms: new Array<string>(header.terms),
@@ -224,8 +262,16 @@ export function readCheckpoint(
     } else {
       for (let i = 0; i < header.ids.length; i++) {
         snapshot.ids.push(header.ids[i]!);
-        snapshot.texts.push(header.texts[i]!);
         snapshot.metadata.push(header.metadata[i]!);
+      }
+      if (header.texts) snapshot.jsonTexts.push(...header.texts);
+      else {
+        const offsets = take(Uint32Array, header.ids.length + 1);
+        const size = header.textBytes ?? 0;
+        if (offset + size > binary.byteLength || offsets[header.ids.length] !== size) {
+          throw damaged(`frame at ${at} runs short`);
+        }
+        snapshot.textParts.push({ offsets, bytes: binary.subarray(offset, offset + size) });
       }
     }
     at = end;

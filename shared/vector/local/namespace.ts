@@ -11,6 +11,7 @@ import {
   uint16,
 } from "./postings.ts";
 import type { PreparedChunk } from "./prepared.ts";
+import { TextColumn } from "./text-column.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import { type Scored, TopK } from "./top-k.ts";
 
@@ -31,7 +32,7 @@ const REBUILD_MIN_DEAD = 256;
  */
 export class NamespaceIndex {
   #ids: string[] = [];
-  #texts: string[] = [];
+  #texts = new TextColumn();
   #metadata: ChunkMetadata[] = [];
   #alive = new Uint8Array(64);
   #lengths = new Uint32Array(64);
@@ -174,7 +175,7 @@ export class NamespaceIndex {
     this.#dead++;
     this.#totalLength -= this.#lengths[slot]!;
     // Text and metadata of a dead slot are dropped now; its postings at the next rebuild.
-    this.#texts[slot] = "";
+    this.#texts.drop(slot);
     if (this.#dead >= REBUILD_MIN_DEAD && this.#dead > this.#live) this.#rebuild();
     return true;
   }
@@ -198,7 +199,7 @@ export class NamespaceIndex {
 
   hit(id: string): { text: string; metadata: ChunkMetadata } {
     const slot = this.#slotOf.get(id)!;
-    return { text: this.#texts[slot]!, metadata: this.#metadata[slot]! };
+    return { text: this.#texts.get(slot), metadata: this.#metadata[slot]! };
   }
 
   /** The live slots as flat arrays, renumbered from 0 (for a checkpoint, or a rebuild). */
@@ -206,7 +207,6 @@ export class NamespaceIndex {
     const slotCount = this.#ids.length;
     const renumbered = new Int32Array(slotCount).fill(-1);
     const ids: string[] = [];
-    const texts: string[] = [];
     const metadata: ChunkMetadata[] = [];
     const lengths = new Uint32Array(this.#live);
     for (let slot = 0; slot < slotCount; slot++) {
@@ -214,7 +214,6 @@ export class NamespaceIndex {
       renumbered[slot] = ids.length;
       lengths[ids.length] = this.#lengths[slot]!;
       ids.push(this.#ids[slot]!);
-      texts.push(this.#texts[slot]!);
       metadata.push(this.#metadata[slot]!);
     }
     const terms = [...this.#terms.keys()];
@@ -228,7 +227,7 @@ export class NamespaceIndex {
     return {
       dimensions,
       ids,
-      texts,
+      texts: this.#texts.pick(ids.map((id) => this.#slotOf.get(id)!)),
       metadata,
       lengths,
       terms,

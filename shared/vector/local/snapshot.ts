@@ -1,4 +1,5 @@
 import type { ChunkMetadata } from "../port.ts";
+import type { TextColumn } from "./text-column.ts";
 
 /**
  * One namespace's index as flat arrays, slots numbered from 0 with no dead
@@ -10,7 +11,7 @@ import type { ChunkMetadata } from "../port.ts";
 export type NamespaceSnapshot = {
   dimensions: number;
   ids: string[];
-  texts: string[];
+  texts: TextColumn;
   metadata: ChunkMetadata[];
   lengths: Uint32Array;
   terms: string[];
@@ -35,7 +36,7 @@ export type NamespaceView = {
   slotCount: number;
   alive: Uint8Array;
   ids: readonly string[];
-  texts: readonly string[];
+  texts: TextColumn;
   metadata: readonly ChunkMetadata[];
   lengths: Uint32Array;
   terms: { term: string; slots: Uint32Array; counts: Uint16Array; length: number }[];

@@ -9,6 +9,7 @@ import { rerankTask } from "./rerank.ts";
 import { rerankRelevanceTask } from "./rerank-relevance.ts";
 import { rubricTask } from "./rubric.ts";
 import { rubricRelevanceTask } from "./rubric-relevance.ts";
+import { standaloneQuestionTask } from "./standalone-question.ts";
 import { syntheticQueriesTask } from "./synthetic-queries.ts";
 import type { OfflineTask } from "./types.ts";
 
@@ -27,6 +28,7 @@ export const offlineTasks: Readonly<Record<string, OfflineTask>> = {
   "rerank-relevance": rerankRelevanceTask,
   rubric: rubricTask,
   "rubric-relevance": rubricRelevanceTask,
+  "standalone-question": standaloneQuestionTask,
   "synthetic-queries": syntheticQueriesTask,
 };
 

@@ -1,0 +1,65 @@
+import { z } from "zod";
+
+const links = {
+  status_url: z.string().meta({ description: "`GET` it for status and progress" }),
+  report_url: z.string().meta({ description: "The HTML report once done (`?format=json`)" }),
+};
+
+const statusSchema = z.enum(["running", "done", "failed"]);
+
+/** `POST /v1/evaluations` → 202. */
+export const evaluationStartedSchema = z.object({ id: z.string(), status: statusSchema, ...links });
+
+const intervalSchema = z.looseObject({ mean: z.number(), ci_low: z.number(), ci_high: z.number() });
+
+/** `GET /v1/evaluations/:id`: the summary fields appear once the run is done. */
+export const evaluationStatusSchema = z.object({
+  id: z.string(),
+  status: statusSchema,
+  dataset: z.string(),
+  variants: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  progress: z.object({
+    done: z.number().int(),
+    total: z.number().int(),
+    phase: z.enum(["runs", "judgments", "games"]),
+    reused: z.number().int(),
+    failed: z.number().int(),
+  }).nullable(),
+  summary: z.array(z.looseObject({
+    variant: z.string(),
+    runs: z.number().int(),
+    failed: z.number().int(),
+    retrieval_precision: intervalSchema.nullable(),
+    answer_similarity: intervalSchema.nullable(),
+    system_quality: z.number().nullable(),
+    speed_chars_per_second: z.number(),
+  })).optional().meta({ description: "Per variant; the HTML report explains each metric" }),
+  elo: z.array(z.looseObject({ agent: z.string(), score: z.number() })).optional(),
+  first_run: z.boolean().optional(),
+  regressions: z.array(z.looseObject({
+    variant: z.string(),
+    metric: z.string(),
+    previous: z.number(),
+    current: z.number(),
+    rule: z.string(),
+  })).optional(),
+  error: z.string().optional(),
+  ...links,
+});
+
+/** `GET /v1/evaluations/:id/report?format=json`: the whole report (`report.json`). */
+export const evaluationReportSchema = z.looseObject({
+  run_id: z.string(),
+  dataset: z.object({ name: z.string(), questions: z.number().int() }),
+  created_at: z.string(),
+  summary: z.array(z.looseObject({ variant: z.string() })),
+  elo: z.array(z.looseObject({ agent: z.string(), score: z.number() })),
+  queries: z.array(z.looseObject({})),
+});
+
+/** `?format=`: the HTML page (default) or the JSON it is drawn from. */
+export const reportQuerySchema = z.object({
+  format: z.enum(["html", "json"]).optional().meta({ description: "html (default) or json" }),
+});

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import {
+  fusedHitSchema,
+  queryVariationSchema,
+  searchHitSchema,
+  tokenUsageSchema,
+} from "../../shared/responses.ts";
+
+/** `POST /v1/search`: best first. */
+export const searchResponseSchema = z.object({ results: z.array(searchHitSchema) });
+
+/** `POST /v1/fuse` with a query: RAG-Fusion. */
+export const ragFusionResponseSchema = z.object({
+  queries: z.array(queryVariationSchema),
+  results: z.array(fusedHitSchema),
+  degraded: z.boolean().meta({ description: "True when no variation could be written" }),
+  usage: tokenUsageSchema,
+});
+
+/** `POST /v1/fuse` with `rankings`: reciprocal rank fusion alone. */
+export const pureFusionResponseSchema = z.object({
+  results: z.array(z.object({
+    id: z.string(),
+    rrf_score: z.number(),
+    ranks: z.array(z.number().int().nullable()),
+  })),
+});

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { tokenUsageSchema } from "../../shared/responses.ts";
+
+const verdictSchema = z.enum(["A", "B", "C"]).meta({ description: "C is a tie" });
+const degradedSchema = z.boolean().meta({
+  description: "True when the model's output was unusable and a fallback stands in",
+});
+
+/** `POST /v1/judge/retrieval`. */
+export const retrievalJudgmentsSchema = z.object({
+  judgments: z.array(z.object({
+    index: z.number().int(),
+    score: z.union([z.literal(0), z.literal(1), z.literal(2)]).meta({
+      description: "0 not relevant, 1 somewhat, 2 very",
+    }),
+    reason: z.string(),
+    degraded: z.literal(true).optional(),
+  })),
+  precision: z.number().meta({ description: "REBEL's retrieval precision: the share judged ≥ 1" }),
+  degraded: degradedSchema,
+  usage: tokenUsageSchema,
+});
+
+/** `POST /v1/judge/answer`: each score 0-2. */
+export const answerJudgmentSchema = z.object({
+  scores: z.object({
+    relevance: z.number(),
+    accuracy: z.number(),
+    completeness: z.number(),
+    precision: z.number(),
+  }),
+  reasoning: z.string(),
+  degraded: degradedSchema,
+  usage: tokenUsageSchema,
+});
+
+/** `POST /v1/judge/pairwise`. */
+export const pairwiseJudgmentSchema = z.object({
+  winner: verdictSchema,
+  verdicts: z.tuple([verdictSchema, verdictSchema]).meta({
+    description: "[with A first, with B first], both in terms of the original A and B",
+  }),
+  orders_disagree: z.boolean(),
+  reasoning: z.string(),
+  degraded: degradedSchema,
+  usage: tokenUsageSchema,
+});
+
+/** `POST /v1/judge/similarity`. */
+export const similarityJudgmentSchema = z.object({
+  score: z.number().min(0).max(5),
+  reason: z.string(),
+  degraded: degradedSchema,
+  usage: tokenUsageSchema,
+});
+
+/** `POST /v1/judge/synthetic-queries`. */
+export const syntheticQueriesSchema = z.object({
+  queries: z.array(z.object({
+    question: z.string(),
+    passage_index: z.number().int(),
+    model: z.string(),
+  })),
+  degraded: degradedSchema,
+  usage: tokenUsageSchema,
+});
+
+/** `POST /v1/judge/tournament`: best first. */
+export const tournamentResponseSchema = z.object({
+  ratings: z.array(z.object({
+    agent: z.string(),
+    score: z.number().meta({ description: "Mean final rating over the tournaments" }),
+    std: z.number(),
+    ci_low: z.number(),
+    ci_high: z.number(),
+    wins: z.number().int(),
+    losses: z.number().int(),
+    ties: z.number().int(),
+  })),
+});
+
+/** `POST /v1/judge/agreement`. */
+export const agreementResponseSchema = z.object({
+  kendall_tau_b: z.number().nullable(),
+  spearman_rho: z.number().nullable(),
+  bland_altman: z.object({ bias: z.number(), lower: z.number(), upper: z.number() }),
+  notes: z.array(z.string()).meta({ description: "Why a correlation is null" }),
+});

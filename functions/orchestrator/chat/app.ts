@@ -1,0 +1,152 @@
+import type { Context, Hono } from "hono";
+import type { AppEnv } from "../../../shared/http/server.ts";
+import { readRawJson } from "../../../shared/http/validate.ts";
+import { LIMITS } from "../../../shared/limits.ts";
+import { pipelineSchema } from "../app.ts";
+import { answerChat } from "./chat.ts";
+import { chunkOf, completionHead, completionOf, usageChunk } from "./completion.ts";
+import { invalidBody, modelNotFound, toOpenAIError } from "./errors.ts";
+import { CHAT_PRESETS, modelList, modelObject, presetBody } from "./presets.ts";
+import { chatRequestSchema, conversationOf } from "./request.ts";
+import { openAIStream } from "./stream.ts";
+import { dataStreamContent, describe, json, jsonContent } from "../../../shared/http/openapi.ts";
+import {
+  chatCompletionChunkSchema,
+  chatCompletionSchema,
+  modelListSchema,
+  modelSchema,
+  openAIErrorSchema,
+} from "./responses.ts";
+
+type Handler = (c: Context<AppEnv>) => Promise<Response> | Response;
+
+/** Every error of these routes in OpenAI's shape, so its clients read `param` and `code`. */
+function openAIErrors(handler: Handler): Handler {
+  return async (c) => {
+    try {
+      return await handler(c);
+    } catch (error) {
+      const { status, body } = toOpenAIError(error);
+      if (status >= 500) console.error(`${c.req.method} ${c.req.path} failed:`, error);
+      return c.json(body, status as 400);
+    }
+  };
+}
+
+/** The request checked, its preset's pipeline and its conversation, before any work starts. */
+async function readChatRequest(c: Context<AppEnv>) {
+  const parsed = chatRequestSchema.safeParse(
+    await readRawJson(c, { maxBytes: LIMITS.bodyBytes }),
+  );
+  if (!parsed.success) throw invalidBody(parsed.error);
+  const body = parsed.data;
+  const preset = presetBody(body.model);
+  if (!preset) throw modelNotFound(body.model, Object.keys(CHAT_PRESETS));
+  const pipeline = pipelineSchema.parse({
+    ...preset,
+    namespace: body.namespace,
+    ...(body.filter ? { filter: body.filter } : {}),
+  });
+  return { body, input: { conversation: conversationOf(body.messages), pipeline } };
+}
+
+/**
+ * OpenAI's chat API over the `/v1/query` pipeline: `GET /v1/models` lists the
+ * presets, `POST /v1/chat/completions` answers the last user message with the
+ * preset `model` names, streamed or whole, its `[n]` markers annotated as
+ * `url_citation`s and the passages in `sources`.
+ */
+export function mountChat(app: Hono<AppEnv>): void {
+  app.get(
+    "/v1/models",
+    describe({
+      tag: "orchestrator",
+      summary: "The pipeline presets, as OpenAI models",
+      responses: { 200: json("The presets", modelListSchema) },
+      errorBody: openAIErrorSchema,
+    }),
+    openAIErrors((c) => c.json(modelList())),
+  );
+
+  app.get(
+    "/v1/models/:model",
+    describe({
+      tag: "orchestrator",
+      summary: "One preset",
+      params: { model: "A preset's name, e.g. `sift-two-turn`" },
+      responses: { 200: json("The preset", modelSchema) },
+      errors: [404],
+      errorBody: openAIErrorSchema,
+    }),
+    openAIErrors((c) => {
+      const model = c.req.param("model") ?? "";
+      if (!presetBody(model)) throw modelNotFound(model, Object.keys(CHAT_PRESETS));
+      return c.json(modelObject(model));
+    }),
+  );
+
+  app.post(
+    "/v1/chat/completions",
+    describe({
+      tag: "orchestrator",
+      summary: "OpenAI-compatible chat over the pipeline",
+      description: "`model` names a preset (see `/v1/models`); the last user message is the " +
+        "query, rewritten into a standalone question when earlier turns exist. `[n]` markers " +
+        "are covered by `url_citation` annotations; `sources` holds the passages. Sampling " +
+        "parameters are accepted and ignored.",
+      body: chatRequestSchema,
+      responses: {
+        200: {
+          description: "One `chat.completion`, or with `stream: true` an event stream whose " +
+            "`data:` lines are `chat.completion.chunk`s, ending with `data: [DONE]`",
+          content: {
+            ...jsonContent(chatCompletionSchema),
+            ...dataStreamContent(chatCompletionChunkSchema),
+          },
+        },
+      },
+      errors: [404, 502],
+      errorBody: openAIErrorSchema,
+    }),
+    openAIErrors(async (c) => {
+      const { body, input } = await readChatRequest(c);
+      const head = completionHead(body.model);
+      const deps = { llm: c.var.deps.llm, cache: c.var.deps.cache };
+
+      if (!body.stream) {
+        try {
+          const outcome = await answerChat(
+            { ...deps, context: c.var.steps },
+            input,
+            async () => {},
+          );
+          return c.json(completionOf(head, outcome));
+        } catch (error) {
+          if (!c.req.raw.signal.aborted) {
+            console.error(`${c.req.method} ${c.req.path} failed:`, error);
+          }
+          const { body: failure } = toOpenAIError(error, { status: 502 });
+          return c.json(failure, 502);
+        }
+      }
+
+      const includeUsage = body.stream_options?.include_usage === true;
+      return openAIStream(c, async (write, signal) => {
+        const chunk = (delta: Record<string, unknown>, options = {}) =>
+          chunkOf(head, delta, { includeUsage, ...options });
+        await write(chunk({ role: "assistant", content: "" }));
+        const outcome = await answerChat(
+          { ...deps, context: { ...c.var.steps, signal } },
+          input,
+          (text) => write(chunk({ content: text })),
+        );
+        // Indices are into the whole streamed content, so annotations follow the last delta.
+        await write(chunk({ annotations: outcome.annotations }, {
+          extra: { sources: outcome.sources, sift: outcome.sift },
+        }));
+        await write(chunk({}, { finishReason: "stop" }));
+        if (includeUsage) await write(usageChunk(head, outcome.usage));
+      });
+    }),
+  );
+}

@@ -1,0 +1,93 @@
+import type { ResilientCache } from "../../../shared/cache/resilient.ts";
+import type { LlmContext } from "../../../shared/llm/client.ts";
+import type { Pipeline } from "../../../shared/pipeline.ts";
+import { StepClock, type StepRecord } from "../../../shared/steps/clock.ts";
+import type { StepContext } from "../../../shared/steps/transport.ts";
+import type { SearchHit } from "../../../shared/vector/port.ts";
+import { runQuery } from "../query.ts";
+import { annotate, type Source, sourceOf, type UrlCitation } from "./citations.ts";
+import type { Conversation } from "./request.ts";
+import { standaloneQuestion } from "./rewrite.ts";
+
+export type ChatUsage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+
+export type ChatOutcome = {
+  /** Exactly the answer's deltas, joined: annotation indices point into it. */
+  content: string;
+  annotations: UrlCitation[];
+  sources: Source[];
+  usage: ChatUsage;
+  /** sift's account: the question the pipeline answered, and each step's time and tokens. */
+  sift: { query: string; rewritten: boolean; steps: StepRecord[] };
+};
+
+/** Tokens over every step, the rewrite included. */
+function usageOf(steps: readonly StepRecord[]): ChatUsage {
+  const prompt = steps.reduce((sum, step) => sum + step.tokens_in, 0);
+  const completion = steps.reduce((sum, step) => sum + step.tokens_out, 0);
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+  };
+}
+
+/** Final scores by chunk id from a `rerank-end` event, when one came. */
+function rerankScores(data: unknown): Map<string, number> {
+  const results = (data as { results?: unknown } | undefined)?.results;
+  const scores = new Map<string, number>();
+  if (!Array.isArray(results)) return scores;
+  for (const result of results as { id?: unknown; relevance_score?: unknown }[]) {
+    if (typeof result.id === "string" && typeof result.relevance_score === "number") {
+      scores.set(result.id, result.relevance_score);
+    }
+  }
+  return scores;
+}
+
+/**
+ * A chat turn through the `/v1/query` pipeline: with earlier turns, the
+ * question is first rewritten to stand alone (one LLM call, timed as the
+ * `rewrite` step); then `runQuery` runs the preset's pipeline and every answer
+ * delta goes to `onDelta` as it arrives. `context.signal` cancels it all.
+ */
+export async function answerChat(
+  deps: { context: StepContext; llm: LlmContext; cache: ResilientCache },
+  input: { conversation: Conversation; pipeline: Pipeline },
+  onDelta: (text: string) => Promise<void>,
+): Promise<ChatOutcome> {
+  const clock = new StepClock();
+  const { question, history } = input.conversation;
+  const rewrite = history.length === 0 ? undefined : await clock.run(
+    "rewrite",
+    "in-process",
+    () => standaloneQuestion(deps, { question, history }, deps.context.signal),
+    (result) => result.usage,
+  );
+  const query = rewrite?.question ?? question;
+
+  let content = "";
+  let documents: readonly SearchHit[] = [];
+  let scores = new Map<string, number>();
+  await runQuery(deps.context, {
+    query,
+    pipeline: input.pipeline,
+    onAnswerDocuments: (given) => (documents = given),
+  }, async (event, data) => {
+    if (event === "rerank-end") scores = rerankScores(data);
+    const text = event === "answer-delta" ? (data as { text?: unknown }).text : undefined;
+    if (typeof text === "string" && text) {
+      content += text;
+      await onDelta(text);
+    }
+  }, clock);
+
+  const sources = documents.map((hit, i) => sourceOf(hit, i + 1, scores.get(hit.id)));
+  return {
+    content,
+    annotations: annotate(content, sources, input.pipeline.namespace),
+    sources,
+    usage: usageOf(clock.steps),
+    sift: { query, rewritten: rewrite?.rewritten ?? false, steps: clock.steps },
+  };
+}

@@ -1,0 +1,75 @@
+import type { SearchHit } from "../../../shared/vector/port.ts";
+
+/** A passage the answer was given: `sources[n - 1]` is what `[n]` cites. */
+export type Source = {
+  index: number;
+  id: string;
+  doc_id: string;
+  title?: string;
+  text: string;
+  url?: string;
+  /** The rerank's final score, or the retrieval score when no rerank ran. */
+  score: number;
+};
+
+export type UrlCitation = {
+  type: "url_citation";
+  url_citation: { url: string; title: string; start_index: number; end_index: number };
+};
+
+const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+
+export function sourceOf(hit: SearchHit, index: number, score = hit.score): Source {
+  const title = text(hit.metadata.title);
+  const url = text(hit.metadata.url);
+  return {
+    index,
+    id: hit.id,
+    doc_id: hit.doc_id,
+    ...(title ? { title } : {}),
+    text: hit.text,
+    ...(url ? { url } : {}),
+    score,
+  };
+}
+
+/**
+ * Where a citation points: the document's `url`, else `sift://<namespace>/<chunk id>`
+ * with the chunk id percent-encoded (`sift://default/rrf%230` is chunk `rrf#0`).
+ */
+export function citationUrl(source: Source, namespace: string): string {
+  return source.url ?? `sift://${namespace}/${encodeURIComponent(source.id)}`;
+}
+
+/**
+ * OpenAI's `url_citation` annotations for the `[n]` markers in `content`
+ * (also `[1][3]` and `[1, 3]`, as the answer function reads them): one per
+ * cited source, its range the marker's own, as JS string indices into the
+ * content. Numbers that name no source are left alone.
+ *
+ * @example
+ * annotate("RRF sums ranks [1].", [rrf], "default")[0].url_citation; // {start_index: 15, end_index: 18, ...}
+ */
+export function annotate(
+  content: string,
+  sources: readonly Source[],
+  namespace: string,
+): UrlCitation[] {
+  const annotations: UrlCitation[] = [];
+  for (const marker of content.matchAll(/\[(\d+(?:\s*[,;]\s*\d+)*)\]/g)) {
+    for (const number of marker[1]!.split(/[,;]/)) {
+      const source = sources[Number(number.trim()) - 1];
+      if (!source) continue;
+      annotations.push({
+        type: "url_citation",
+        url_citation: {
+          url: citationUrl(source, namespace),
+          title: source.title ?? source.doc_id,
+          start_index: marker.index,
+          end_index: marker.index + marker[0].length,
+        },
+      });
+    }
+  }
+  return annotations;
+}

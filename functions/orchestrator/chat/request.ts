@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { metadataFilterSchema, namespaceSchema, querySchema } from "../../../shared/schemas.ts";
+import { ChatRequestError } from "./errors.ts";
+
+const MAX_MESSAGES = 1000;
+
+const textPartSchema = z.looseObject({
+  type: z.literal("text", { error: 'only "text" parts are supported' }),
+  text: z.string({ error: "must be a string" }),
+});
+
+/**
+ * A message's content as one string: a string, an array of text parts, or
+ * nothing at all (an assistant turn that only called tools).
+ */
+const contentSchema = z.preprocess(
+  (content) => (typeof content === "string" ? [{ type: "text", text: content }] : content ?? []),
+  z.array(textPartSchema, { error: "must be a string or an array of text parts" }),
+).transform((parts) => parts.map((part) => part.text).join("\n"));
+
+const messageSchema = z.looseObject({
+  role: z.enum(["system", "developer", "user", "assistant", "tool", "function"], {
+    error: "must be system, developer, user, assistant, tool or function",
+  }),
+  content: contentSchema,
+});
+
+/**
+ * `POST /v1/chat/completions`. `model` and `messages` are checked strictly;
+ * sampling parameters (temperature, top_p, max_tokens, seed, stop, tools...)
+ * pass through unread, since the pipeline's own prompts decide them.
+ * `namespace` and `filter` are sift's extensions, as `/v1/query` takes them.
+ */
+export const chatRequestSchema = z.looseObject({
+  model: z.string({ error: "must be a string" }).min(1, { error: "must not be empty" }),
+  messages: z.array(messageSchema, { error: "must be an array of messages" })
+    .min(1, { error: "must hold at least one message" })
+    .max(MAX_MESSAGES, { error: `must hold at most ${MAX_MESSAGES} messages` }),
+  stream: z.boolean({ error: "must be a boolean" }).nullish(),
+  stream_options: z.looseObject({
+    include_usage: z.boolean({ error: "must be a boolean" }).nullish(),
+  }).nullish(),
+  n: z.number({ error: "must be a number" }).int({ error: "must be 1" })
+    .min(1, { error: "must be 1" })
+    .max(1, { error: "must be 1: sift writes one choice" })
+    .nullish(),
+  namespace: namespaceSchema,
+  filter: metadataFilterSchema.optional(),
+});
+
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+export type Turn = { role: "user" | "assistant"; text: string };
+
+/** What the pipeline answers: the last user message, and the turns before it. */
+export type Conversation = { question: string; history: Turn[] };
+
+/**
+ * The last user message is the question; earlier user and assistant messages
+ * with text are its history. System and tool messages do not steer the
+ * pipeline, whose prompts are its own.
+ */
+export function conversationOf(messages: ChatRequest["messages"]): Conversation {
+  const last = messages.findLastIndex((message) => message.role === "user");
+  if (last === -1) {
+    throw new ChatRequestError("messages: must hold a user message", { param: "messages" });
+  }
+  const question = querySchema.safeParse(messages[last]!.content);
+  if (!question.success) {
+    throw new ChatRequestError(
+      `messages.${last}.content: ${question.error.issues[0]?.message ?? "is not a question"}`,
+      { param: `messages.${last}.content` },
+    );
+  }
+  const history = messages.slice(0, last).flatMap((message): Turn[] =>
+    (message.role === "user" || message.role === "assistant") && message.content.trim()
+      ? [{ role: message.role, text: message.content.trim() }]
+      : []
+  );
+  return { question: question.data, history };
+}

@@ -1,0 +1,55 @@
+/**
+ * A job: one POST route run on the platform's queue, its result delivered to
+ * a callback URL as a signed webhook. The record is the job's whole state;
+ * queue messages only name it.
+ */
+export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+
+export type Job = {
+  id: string;
+  status: JobStatus;
+  route: string;
+  body: unknown;
+  callback_url: string;
+  idempotency_key?: string;
+  created_at: string;
+  updated_at: string;
+  /** When the route's run ended: the webhook payload's timestamp, the same on every attempt. */
+  finished_at?: string;
+  /** The route's response: its JSON, or for an event stream `{events: [{event, data}]}`. */
+  result?: unknown;
+  error?: { type: string; message: string; status?: number };
+  delivery: {
+    attempts: number;
+    delivered_at?: string;
+    last_status?: number;
+    last_error?: string;
+    next_attempt_at?: string;
+  };
+};
+
+/** What travels on the queue: which job, and what to do with it next. */
+export type JobMessage = { job_id: string; step: "run" | "deliver" };
+
+export type JobHandler = (message: JobMessage) => Promise<void>;
+
+/**
+ * Where jobs live and how their messages travel: Deno KV and its queue on
+ * Deno, a Durable Object and Cloudflare Queues on Workers, memory in a test.
+ */
+export interface JobBackend {
+  readonly name: string;
+  get(id: string): Promise<Job | undefined>;
+  /**
+   * Stores a new job and queues its first message, or, when
+   * `job.idempotency_key` already names a job, returns that one untouched.
+   */
+  create(job: Job): Promise<{ job: Job; created: boolean }>;
+  /** Stores the job and then (atomically where the platform allows) queues `next`. */
+  save(job: Job, next?: { message: JobMessage; delayMs?: number }): Promise<void>;
+  /**
+   * In-process backends run messages themselves and need the consumer; a
+   * platform queue calls the entry's consumer instead and ignores this.
+   */
+  attach?(handler: JobHandler): void;
+}

@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { rubricLlmSchema } from "./rerank/generate-rubric.ts";
+
+/*
+ * Response bodies that more than one function sends: the orchestrator relays
+ * search hits, rubrics, rerank results and answers in its events, so their
+ * shapes live here. They describe replies in `/openapi.json`; requests keep
+ * their own schemas in `schemas.ts` and beside each route.
+ */
+
+/** `{error: {type, message}}`: the body of every 4xx and 5xx. */
+export const errorBodySchema = z.object({
+  error: z.object({
+    type: z.string().meta({
+      description: "invalid_request, unauthorized, not_found, payload_too_large, rate_limited, " +
+        "upstream_error, timeout, not_configured or internal_error",
+    }),
+    message: z.string().meta({ description: "For 400s, names the field and the reason" }),
+  }),
+});
+
+export const healthSchema = z.object({
+  status: z.literal("ok"),
+  providers: z.object({
+    llm: z.string(),
+    embeddings: z.string(),
+    index: z.string(),
+    cache: z.string(),
+  }).meta({ description: "`offline` where an embedded default serves" }),
+});
+
+export const tokenUsageSchema = z.object({
+  tokens_in: z.number().int(),
+  tokens_out: z.number().int(),
+});
+
+export const chunkMetadataSchema = z.looseObject({
+  doc_id: z.string(),
+  chunk_index: z.number().int(),
+  title: z.string().optional(),
+  url: z.string().optional(),
+  published: z.string().optional(),
+  authors: z.union([z.string(), z.array(z.string())]).optional(),
+}).meta({ description: "The document's fields and metadata, on each of its chunks" });
+
+/** One chunk found by a search. */
+export const searchHitSchema = z.object({
+  id: z.string().meta({ description: "`${doc_id}#${chunk_index}`" }),
+  doc_id: z.string(),
+  text: z.string(),
+  score: z.number(),
+  metadata: chunkMetadataSchema,
+});
+
+/** A chunk found by RAG-Fusion: `ranks[i]` is its rank for `queries[i]` (null if absent). */
+export const fusedHitSchema = searchHitSchema.extend({
+  rrf_score: z.number(),
+  ranks: z.array(z.number().int().nullable()),
+});
+
+export const queryVariationSchema = z.object({
+  text: z.string(),
+  origin: z.enum(["original", "variation"]),
+});
+
+/** A rubric as routes return it: the shape the model is asked for, after repair. */
+export const rubricBodySchema = rubricLlmSchema.extend({
+  tie_break: z.string().meta({ description: "A criterion's name, or `retrieval_rank`" }),
+});
+
+/** One reranked document with its score breakdown. */
+export const rerankResultSchema = z.object({
+  index: z.number().int().meta({ description: "The document's position in the request" }),
+  id: z.string().optional(),
+  relevance_score: z.number().nullable().meta({
+    description: "Equals `scores.final`; null when its batch degraded or with strategy none",
+  }),
+  scores: z.object({
+    relevance: z.number().nullable(),
+    criteria: z.record(z.string(), z.number()),
+    final: z.number(),
+  }).nullable(),
+  reason: z.string().optional(),
+  degraded: z.literal(true).optional(),
+});
+
+export const discardedSchema = z.object({ index: z.number().int(), reason: z.string() });
+
+export const citationSchema = z.object({
+  index: z.number().int().meta({
+    description: "The `[n]` in the answer: the document's position from 1",
+  }),
+  id: z.string().optional(),
+  doc_id: z.string().optional(),
+  title: z.string().optional(),
+  url: z.string().optional(),
+});
+
+/** The `answer-delta` event: the next piece of the answer's text. */
+export const answerDeltaSchema = z.object({ text: z.string() });
+
+/** The `answer-end` event: the whole answer and what it cites. */
+export const answerEndSchema = z.object({
+  answer: z.string(),
+  citations: z.array(citationSchema),
+  answered: z.boolean().meta({
+    description: "False when the documents do not answer the question",
+  }),
+});
+
+/** The `error` event of a stream that failed after it opened; `done` follows. */
+export const streamErrorSchema = z.object({
+  type: z.string(),
+  message: z.string(),
+  step: z.string().optional().meta({ description: "The function that failed" }),
+});
+
+/** The `done` event: always the stream's last. */
+export const doneSchema = z.object({});

@@ -1,0 +1,158 @@
+/**
+ * The front doors for callers under `deno task workers:dev`: every Worker in
+ * one local workerd, jobs on a local Cloudflare Queue with their records in
+ * the Durable Object, callbacks to a loopback receiver, signed pushes.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import OpenAI from "openai";
+import { Webhook } from "standardwebhooks";
+import { configsWithVars } from "../../scripts/wrangler-vars.ts";
+import { WORKER_CONFIGS } from "../../scripts/workers.ts";
+import { startWranglerDev, type WranglerDev } from "../../scripts/wrangler-dev.ts";
+import { startWebhookReceiver } from "../helpers/webhook_receiver.ts";
+
+const PROJECT_DIR = fileURLToPath(new URL("../../", import.meta.url));
+const WEBHOOK_SECRET = "whsec_" + btoa("sift-workers-webhook-secret-0123");
+const INGEST_SECRET = "whsec_" + btoa("sift-workers-ingest-secret-01234");
+
+function post(dev: WranglerDev, path: string, body: unknown, headers: Record<string, string> = {}) {
+  return dev.fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+// deno-lint-ignore no-explicit-any
+async function jobWhen(dev: WranglerDev, id: string, done: (job: any) => boolean) {
+  for (let i = 0; i < 150; i++) {
+    const job = await (await dev.fetch(`/v1/jobs/${id}`)).json();
+    if (done(job)) return job;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`job ${id} never reached the expected state`);
+}
+
+Deno.test("under workerd: jobs on Queues, signed pushes and OpenAI-compatible chat", async (t) => {
+  const receiver = startWebhookReceiver(WEBHOOK_SECRET);
+  const persistTo = await Deno.makeTempDir({ prefix: "sift-workers-doors-" });
+  const configDir = await Deno.makeTempDir({ prefix: "sift-workers-doors-configs-" });
+  let dev: WranglerDev | undefined;
+  let failed = true;
+  try {
+    const configs = await configsWithVars(
+      WORKER_CONFIGS,
+      {
+        WEBHOOK_SECRET,
+        INGEST_WEBHOOK_SECRET: INGEST_SECRET,
+        ALLOW_PRIVATE_CALLBACKS: "true",
+        JOB_RETRY_BASE_MS: "1000",
+      },
+      configDir,
+      PROJECT_DIR,
+    );
+    dev = await startWranglerDev(configs, { persistTo });
+    await dev.ready("/healthz");
+    const running = dev;
+
+    const ok =
+      await t.step("a job's signed result reaches the callback, after two 500s", async () => {
+        receiver.answerWith(500, 500);
+        const accepted = await post(running, "/v1/jobs", {
+          route: "/v1/search",
+          body: { query: "How does sift rerank passages?", top_k: 2 },
+          callback_url: receiver.url,
+          idempotency_key: "workers-1",
+        });
+        assert.equal(accepted.status, 202, await accepted.clone().text());
+        const { id } = await accepted.json();
+        const again = await post(running, "/v1/jobs", {
+          route: "/v1/search",
+          body: { query: "How does sift rerank passages?", top_k: 2 },
+          callback_url: receiver.url,
+          idempotency_key: "workers-1",
+        });
+        assert.equal((await again.json()).id, id);
+        const deliveries = await receiver.waitFor(id, 3, 30_000);
+        assert.ok(deliveries.every((delivery) => delivery.verified));
+        assert.equal(deliveries[2]!.json.type, "job.succeeded");
+        const job = await jobWhen(running, id, (stored) => stored.delivery.delivered_at);
+        assert.equal(job.delivery.attempts, 3);
+        assert.equal((job.result as { results: unknown[] }).results.length, 2);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal(receiver.deliveries.filter((delivery) => delivery.id === id).length, 3);
+      }) &&
+      await t.step("a signed push ingests once; forged and unsigned ones get 401", async () => {
+        const body = JSON.stringify({
+          documents: [{ id: "pushed", title: "Pushed", text: "Quokkas smile on Rottnest Island." }],
+        });
+        const sign = (id: string, secret = INGEST_SECRET) => {
+          const at = new Date();
+          return {
+            "content-type": "application/json",
+            "webhook-id": id,
+            "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+            "webhook-signature": new Webhook(secret).sign(id, at, body),
+          };
+        };
+        const push = (headers: Record<string, string>) =>
+          running.fetch("/v1/webhooks/documents", { method: "POST", headers, body });
+        assert.equal((await push(sign("push-1"))).status, 201);
+        const repeated = await push(sign("push-1"));
+        assert.equal(repeated.status, 200);
+        assert.equal((await repeated.json()).duplicate, true);
+        assert.equal((await push(sign("push-2", WEBHOOK_SECRET))).status, 401);
+        assert.equal((await push({ "content-type": "application/json" })).status, 401);
+      });
+    const chatOk = ok &&
+      await t.step("the openai client lists, streams and completes", async () => {
+        const client = new OpenAI({
+          baseURL: `${running.baseUrl}/v1`,
+          apiKey: "x",
+          maxRetries: 0,
+          timeout: 60_000,
+        });
+        const ids = [];
+        for await (const model of client.models.list()) ids.push(model.id);
+        assert.ok(ids.includes("sift-two-turn"), ids.join());
+        const messages: OpenAI.ChatCompletionMessageParam[] = [
+          { role: "user", content: "What does reciprocal rank fusion do?" },
+        ];
+        const stream = await client.chat.completions.create({
+          model: "sift-two-turn",
+          messages,
+          stream: true,
+        });
+        let content = "";
+        const annotations: { url_citation: { start_index: number; end_index: number } }[] = [];
+        for await (const chunk of stream) {
+          const delta = chunk.choices[0]?.delta as
+            | { content?: string; annotations?: [] }
+            | undefined;
+          content += delta?.content ?? "";
+          annotations.push(...(delta?.annotations ?? []));
+        }
+        assert.ok(annotations.length > 0, content);
+        for (const { url_citation: citation } of annotations) {
+          assert.match(content.slice(citation.start_index, citation.end_index), /^\[\d+/);
+        }
+        const completion = await client.chat.completions.create({
+          model: "sift-two-turn",
+          messages,
+        });
+        assert.equal(completion.choices[0]!.message.content, content);
+        await assert.rejects(
+          () => client.chat.completions.create({ model: "nope", messages }),
+          (error) => error instanceof OpenAI.NotFoundError && error.code === "model_not_found",
+        );
+      });
+    failed = !chatOk;
+  } finally {
+    if (failed && dev) console.error(dev.output().slice(-4000));
+    await dev?.stop();
+    await receiver.close();
+    await Deno.remove(persistTo, { recursive: true }).catch(() => {});
+    await Deno.remove(configDir, { recursive: true }).catch(() => {});
+  }
+});
