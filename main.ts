@@ -6,7 +6,7 @@
 import { ALL_IN_ONE_SERVES, createSiftApp } from "./app.ts";
 import { runNightly } from "./functions/evaluate/scheduled-entry.ts";
 import { readConfig } from "./shared/config.ts";
-import { handleJobMessage } from "./functions/orchestrator/jobs/run.ts";
+import { handleJobMessage } from "./shared/jobs/consume.ts";
 import { indexLogIn, jobsIn } from "./shared/deno/data-dir.ts";
 import { ConfigError } from "./shared/errors.ts";
 import { withClientAddress } from "./shared/ratelimit/origin.ts";

@@ -64,6 +64,7 @@ const envSchema = z.object({
   JOB_MAX_ATTEMPTS: positiveInt(50).default(8),
   ALLOW_PRIVATE_CALLBACKS: booleanString.default(false),
   EVAL_MAX_STEPS: positiveInt(1_000_000).default(2000),
+  EVAL_SLICE_QUESTIONS: positiveInt(1000).default(5),
   ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
     `STEP_URL_${StepName}`,
     z.ZodOptional<typeof url>
@@ -144,6 +145,8 @@ export type Config = {
   ingestWebhookSecret?: string;
   /** Questions × variants one evaluation may schedule. */
   evalMaxSteps: number;
+  /** Questions one queue message of an evaluation runs. */
+  evalSliceQuestions: number;
 };
 
 /**
@@ -219,5 +222,6 @@ export function readConfig(env: Record<string, unknown>): Config {
     },
     ...(e.INGEST_WEBHOOK_SECRET ? { ingestWebhookSecret: e.INGEST_WEBHOOK_SECRET } : {}),
     evalMaxSteps: e.EVAL_MAX_STEPS,
+    evalSliceQuestions: e.EVAL_SLICE_QUESTIONS,
   };
 }

@@ -9,6 +9,8 @@ import { VARIANT_NAMES } from "./variants.ts";
 import { namespaceSchema } from "../../shared/schemas.ts";
 import { stepsOver } from "./default-steps.ts";
 import { readJob, readReport, startEvaluation } from "./evaluate.ts";
+import { failJob, readInput, runJob, runJobSlice } from "./jobs.ts";
+import { attachInProcessConsumer } from "../../shared/jobs/consume.ts";
 import { describe, json, jsonContent } from "../../shared/http/openapi.ts";
 import {
   evaluationReportSchema,
@@ -42,6 +44,18 @@ const bodySchema = z.object({
   concurrency: z.number().int().min(1).max(8).optional(),
   namespace: namespaceSchema,
   run_id: idSchema.optional(),
+});
+
+const continueSchema = z.object({
+  from: z.number().int().min(0).max(MAX_EVAL_QUESTIONS),
+}).strict();
+
+const continueResultSchema = z.object({
+  id: z.string(),
+  status: z.enum(["running", "done", "failed"]),
+  from: z.number().int().optional(),
+  to: z.number().int().optional(),
+  next: z.number().int().optional(),
 });
 
 /** Keeps background work alive after the response: `waitUntil` on Workers, nothing on Deno. */
@@ -78,6 +92,13 @@ export function mountEvaluations(app: Hono<AppEnv>): void {
       const dataset = "questions" in body.dataset
         ? { questions: withIds(body.dataset.questions) }
         : { name: body.dataset.name };
+      // In-process backends (memory) run the evaluation's queue messages through this app.
+      const env = c.var.steps.env;
+      attachInProcessConsumer(
+        c.var.deps.jobs,
+        c.var.config,
+        async (request) => await app.fetch(request, env),
+      );
       const job = await startEvaluation(c.var.deps, c.env ?? {}, { ...body, dataset }, {
         background: backgroundOf(c),
         // The run outlives this request: its steps must not stop when the response is sent.
@@ -101,6 +122,45 @@ export function mountEvaluations(app: Hono<AppEnv>): void {
         status_url: statusUrl,
         report_url: `${statusUrl}/report`,
       }, 202);
+    },
+  );
+
+  app.post(
+    "/v1/evaluations/:id/continue",
+    describe({
+      tag: "evaluate",
+      summary: "Run an evaluation's next slice of questions (sent by its queue)",
+      description: "What each queue message of an evaluation does: questions `from` to " +
+        "`from + EVAL_SLICE_QUESTIONS`, checkpointed, then the next message, or the report " +
+        "after the last slice. Sending it again is harmless: finished units are reused.",
+      params: { id: "The evaluation's id" },
+      body: continueSchema,
+      responses: { 200: json("What the slice did", continueResultSchema) },
+      errors: [404],
+    }),
+    async (c) => {
+      const id = c.req.param("id");
+      const { from } = await readJson(c, continueSchema, { maxBytes: 1024 });
+      const { deps, config } = c.var;
+      const job = idSchema.safeParse(id).success ? await readJob(deps, id) : undefined;
+      if (!job) throw new NotFoundError(`No evaluation ${id}`);
+      if (job.status !== "running") return c.json({ id, status: job.status });
+      const input = await readInput(deps, id);
+      if (!input) {
+        await failJob(deps, job, "The evaluation's questions expired before it finished");
+        return c.json({ id, status: "failed" });
+      }
+      // The work belongs to the queue message, not to a caller who may leave.
+      const steps = stepsOver({ ...c.var.steps, signal: new AbortController().signal });
+      const to = from + config.evalSliceQuestions;
+      const questions = await runJobSlice(deps, job, input, { from, to }, { steps });
+      if (to < questions) {
+        await deps.jobs.enqueue({ job_id: id, step: "evaluate", from: to });
+        return c.json({ id, status: "running", from, to, next: to });
+      }
+      // Every unit is checkpointed by now: this pass aggregates and writes the report.
+      const report = await runJob(deps, job, input, { steps });
+      return c.json({ id, status: report ? "done" : "failed", from, to });
     },
   );
 

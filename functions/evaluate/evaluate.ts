@@ -1,6 +1,6 @@
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { createJob, type EvaluationJob, readJob, runJob } from "./jobs.ts";
+import { createJob, type EvaluationJob, readJob, runJob, storeInput } from "./jobs.ts";
 import { configuredDataset } from "./scheduled.ts";
 import { smokeDataset } from "./smoke.ts";
 import type { EvalSteps } from "./steps.ts";
@@ -72,14 +72,22 @@ export async function startEvaluation(
     dataset: dataset.name,
     variants: request.variants,
   });
-  const work = runJob(deps, job, {
+  const input = {
     dataset: { name: dataset.name, questions: dataset.questions },
     variants: request.variants,
     limit: request.limit,
     games_per_query: request.games_per_query,
     concurrency: request.concurrency,
     namespace: dataset.namespace,
-  }, { steps: options.steps });
-  options.background?.(work);
+  };
+  if (deps.jobs.name !== "none") {
+    // On the platform's queue, a slice of questions per message: no invocation's time limit
+    // bounds the run, and a process that dies mid-run leaves its message to be handed out again.
+    await storeInput(deps, job.id, input);
+    await deps.jobs.enqueue({ job_id: job.id, step: "evaluate", from: 0 });
+    return job;
+  }
+  // A Worker without a queue: the run goes on in this invocation (`waitUntil`).
+  options.background?.(runJob(deps, job, input, { steps: options.steps }));
   return job;
 }

@@ -3,7 +3,7 @@ import { toErrorBody } from "../../shared/errors.ts";
 import type { Deps } from "../../shared/runtime.ts";
 import { cacheHistory, recordRun } from "./history.ts";
 import { renderReportHtml, renderReportJson } from "./report/html.ts";
-import { type EvaluationInput, runEvaluation } from "./run.ts";
+import { type EvaluationInput, runEvaluation, runEvaluationSlice } from "./run.ts";
 import type { EvalSteps } from "./steps.ts";
 import type {
   EloRating,
@@ -40,6 +40,55 @@ const jobSchema = z.looseObject({
 });
 
 const jobKey = (id: string) => `eval:job:${id}`;
+const inputKey = (id: string) => `eval:input:${id}`;
+
+/** What a queued evaluation's slices read: its questions and settings, stored once. */
+export type StoredEvaluationInput = Omit<EvaluationInput, "run_id">;
+
+export async function storeInput(
+  deps: Pick<Deps, "cache">,
+  id: string,
+  input: StoredEvaluationInput,
+): Promise<void> {
+  await deps.cache.set(inputKey(id), input, { ttlSeconds: JOB_TTL_SECONDS });
+}
+
+export async function readInput(
+  deps: Pick<Deps, "cache">,
+  id: string,
+): Promise<StoredEvaluationInput | undefined> {
+  return await deps.cache.get<StoredEvaluationInput>(inputKey(id));
+}
+
+/**
+ * Questions `from` to `to` of a queued evaluation, progress written to its
+ * job record as it goes. Returns how many questions the run has; throws if
+ * the slice could not run at all (the message is then handed out again).
+ */
+export async function runJobSlice(
+  deps: Deps,
+  job: EvaluationJob,
+  input: StoredEvaluationInput,
+  range: { from: number; to: number },
+  options: { steps: EvalSteps },
+): Promise<number> {
+  let lastWrite = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const onProgress = (progress: EvalProgress) => {
+    job.progress = progress;
+    if (Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
+    lastWrite = Date.now();
+    job.updated_at = new Date().toISOString();
+    writing = writing.then(() => writeJob(deps, { ...job }));
+  };
+  const { questions } = await runEvaluationSlice(deps, { ...input, run_id: job.id }, range, {
+    ...options,
+    onProgress,
+  });
+  await writing;
+  await writeJob(deps, { ...job, updated_at: new Date().toISOString() });
+  return questions;
+}
 const reportKey = (id: string, format: "html" | "json") => `eval:report:${format}:${id}`;
 
 export async function readJob(
@@ -78,6 +127,20 @@ export async function createJob(
   };
   await writeJob(deps, job);
   return job;
+}
+
+/** Marks a job failed with a public message. */
+export async function failJob(
+  deps: Pick<Deps, "cache">,
+  job: EvaluationJob,
+  message: string,
+): Promise<void> {
+  await writeJob(deps, {
+    ...job,
+    status: "failed",
+    updated_at: new Date().toISOString(),
+    error: message,
+  });
 }
 
 /**

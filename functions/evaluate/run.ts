@@ -39,6 +39,84 @@ export type EvaluationOptions = {
 /** Elo settings every report uses: RAGElo's 500 tournaments, a fixed seed so reruns agree. */
 export const ELO_SETTINGS = { tournaments: 500, seed: 1 };
 
+/** What an evaluation will do: its variants, questions and per-question games, and its units. */
+function plan(input: EvaluationInput) {
+  const variants = parseVariants(input.variants, input.namespace);
+  const limit = input.limit ?? null;
+  const questions = limit === null
+    ? input.dataset.questions
+    : input.dataset.questions.slice(0, limit);
+  if (questions.length === 0) throw new InvalidRequestError("dataset: no questions to evaluate");
+  const allPairs = variantPairs(variants.map((variant) => variant.name));
+  const gamesPerQuery = Math.min(input.games_per_query ?? allPairs.length, allPairs.length);
+  const concurrency = Math.max(1, input.concurrency ?? 2);
+  const schedule = questions.map((question, index) => ({
+    question,
+    pairs: pairsForQuestion(allPairs, gamesPerQuery, index),
+    units: 0,
+  }));
+  for (const entry of schedule) {
+    entry.units = unitsPerQuestion(
+      variants.length,
+      Boolean(entry.question.reference_answer),
+      entry.pairs.length,
+    );
+  }
+  const total = schedule.reduce((sum, entry) => sum + entry.units, 0);
+  const progress: EvalProgress = { done: 0, total, phase: "runs", reused: 0, failed: 0 };
+  return { variants, questions, limit, gamesPerQuery, concurrency, schedule, progress };
+}
+
+function questionContext(
+  deps: Deps,
+  options: EvaluationOptions,
+  parts: Pick<QuestionContext, "variants" | "checkpoints" | "errors"> & { progress: EvalProgress },
+): QuestionContext {
+  const { progress } = parts;
+  return {
+    deps,
+    steps: options.steps,
+    variants: parts.variants,
+    checkpoints: parts.checkpoints,
+    signal: options.signal,
+    errors: parts.errors,
+    tick(phase, outcome, units = 1) {
+      progress.done += units;
+      progress.phase = phase;
+      if (outcome === "reused") progress.reused += units;
+      if (outcome === "failed") progress.failed += units;
+      options.onProgress?.({ ...progress });
+    },
+  };
+}
+
+/**
+ * Questions `from` to `to` of an evaluation, each unit checkpointed under
+ * `run_id` and nothing aggregated: what one queue message does, so a run of
+ * hundreds of questions is many short invocations. Progress counts the
+ * questions before `from` as done. Returns how many questions there are.
+ */
+export async function runEvaluationSlice(
+  deps: Deps,
+  input: EvaluationInput,
+  range: { from: number; to: number },
+  options: EvaluationOptions,
+): Promise<{ questions: number; failed: number }> {
+  const { variants, concurrency, schedule, progress } = plan(input);
+  const slice = schedule.slice(range.from, range.to);
+  progress.done = schedule.slice(0, range.from).reduce((sum, entry) => sum + entry.units, 0);
+  const checkpoints = new Checkpoints(deps.cache, input.run_id);
+  const errors: UnitError[] = [];
+  const context = questionContext(deps, options, { variants, checkpoints, errors, progress });
+  await mapSettled(
+    slice,
+    concurrency,
+    ({ question, pairs }) => evaluateQuestion(context, question, pairs),
+  );
+  options.signal?.throwIfAborted();
+  return { questions: schedule.length, failed: errors.length };
+}
+
 /**
  * A batch evaluation: every question × variant through the pipeline, the
  * kept passages and answers judged, pairwise games between the variants,
@@ -56,43 +134,12 @@ export async function runEvaluation(
   const started = new Date();
   const { signal } = options;
   const { steps } = options;
-  const variants = parseVariants(input.variants, input.namespace);
-  const limit = input.limit ?? null;
-  const questions = limit === null
-    ? input.dataset.questions
-    : input.dataset.questions.slice(0, limit);
-  if (questions.length === 0) throw new InvalidRequestError("dataset: no questions to evaluate");
-  const allPairs = variantPairs(variants.map((variant) => variant.name));
-  const gamesPerQuery = Math.min(input.games_per_query ?? allPairs.length, allPairs.length);
-  const concurrency = Math.max(1, input.concurrency ?? 2);
-  const schedule = questions.map((question, index) => ({
-    question,
-    pairs: pairsForQuestion(allPairs, gamesPerQuery, index),
-  }));
-  const total = schedule.reduce(
-    (sum, { question, pairs }) =>
-      sum + unitsPerQuestion(variants.length, Boolean(question.reference_answer), pairs.length),
-    0,
+  const { variants, questions, limit, gamesPerQuery, concurrency, schedule, progress } = plan(
+    input,
   );
-  const progress: EvalProgress = { done: 0, total, phase: "runs", reused: 0, failed: 0 };
   const checkpoints = new Checkpoints(deps.cache, input.run_id);
   const errors: UnitError[] = [];
-  const context: QuestionContext = {
-    deps,
-    steps,
-    variants,
-    checkpoints,
-    signal,
-    errors,
-    tick(phase, outcome, units = 1) {
-      progress.done += units;
-      progress.phase = phase;
-      if (outcome === "reused") progress.reused += units;
-      if (outcome === "failed") progress.failed += units;
-      options.onProgress?.({ ...progress });
-    },
-  };
-
+  const context = questionContext(deps, options, { variants, checkpoints, errors, progress });
   const settled = await mapSettled(
     schedule,
     concurrency,

@@ -1,9 +1,13 @@
 import { Runtime } from "../../shared/runtime.ts";
+import { jobsFromBindings } from "../../shared/workers/queue-jobs.ts";
 import { stateFromBindings } from "../../shared/workers/state-client.ts";
 import { nightlyHandler } from "./scheduled-entry.ts";
 import { createEvaluateServer } from "./server.ts";
 
-const runtime = new Runtime({ state: stateFromBindings });
+const runtime = new Runtime({
+  state: stateFromBindings,
+  jobs: (env) => jobsFromBindings(env, stateFromBindings(env)?.records),
+});
 const app = createEvaluateServer(runtime);
 
 /**

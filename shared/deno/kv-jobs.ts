@@ -1,4 +1,10 @@
-import type { Job, JobBackend, JobHandler, JobMessage } from "../jobs/types.ts";
+import {
+  isJobMessage,
+  type Job,
+  type JobBackend,
+  type JobHandler,
+  type JobMessage,
+} from "../jobs/types.ts";
 
 /** Deno KV values stop at 64 KiB: a job (its body and result) is stored in parts this big. */
 const PART_BYTES = 60_000;
@@ -9,11 +15,6 @@ const EXPIRE_MS = 7 * 24 * 3600 * 1000;
 
 /** The head of a stored job: which generation of parts holds it now, and how many. */
 type Head = { generation: string; parts: number };
-
-const isMessage = (value: unknown): value is JobMessage =>
-  typeof value === "object" && value !== null &&
-  typeof (value as JobMessage).job_id === "string" &&
-  ((value as JobMessage).step === "run" || (value as JobMessage).step === "deliver");
 
 /**
  * Jobs in Deno KV, their messages on Deno KV's queue: a local SQLite file
@@ -38,7 +39,7 @@ export class KvJobBackend implements JobBackend {
   /** Runs `handler` for every message; a handler that throws gets the message again later. */
   listen(handler: JobHandler): Promise<void> {
     return this.#kv.listenQueue(async (message: unknown) => {
-      if (isMessage(message)) await handler(message);
+      if (isJobMessage(message)) await handler(message);
     });
   }
 
@@ -79,6 +80,10 @@ export class KvJobBackend implements JobBackend {
     if (next) operation.enqueue(next.message, { delay: Math.max(0, next.delayMs ?? 0) });
     if (!(await operation.commit()).ok) throw new Error(`job ${job.id} could not be saved`);
     if (previous) await this.#deleteParts(job.id, previous).catch(() => {});
+  }
+
+  async enqueue(message: JobMessage, options: { delayMs?: number } = {}): Promise<void> {
+    await this.#kv.enqueue(message, { delay: Math.max(0, options.delayMs ?? 0) });
   }
 
   async #jobOfKey(key: string): Promise<Job | undefined> {

@@ -37,6 +37,11 @@ export class MemoryJobBackend implements JobBackend {
     return Promise.resolve();
   }
 
+  enqueue(message: JobMessage, options: { delayMs?: number } = {}): Promise<void> {
+    this.#send(message, options.delayMs ?? 0);
+    return Promise.resolve();
+  }
+
   /** Stops pending timers (tests). */
   close(): void {
     for (const timer of this.#timers) clearTimeout(timer);

@@ -28,8 +28,23 @@ export type Job = {
   };
 };
 
-/** What travels on the queue: which job, and what to do with it next. */
-export type JobMessage = { job_id: string; step: "run" | "deliver" };
+/**
+ * What travels on the queue: which job, and what to do with it next. An
+ * `evaluate` message carries an evaluation's next slice of questions
+ * (`job_id` is the evaluation's id, `from` its first question).
+ */
+export type JobMessage =
+  | { job_id: string; step: "run" | "deliver" }
+  | { job_id: string; step: "evaluate"; from: number };
+
+export function isJobMessage(value: unknown): value is JobMessage {
+  if (typeof value !== "object" || value === null) return false;
+  const message = value as Record<string, unknown>;
+  if (typeof message.job_id !== "string" || message.job_id.length > 200) return false;
+  if (message.step === "run" || message.step === "deliver") return true;
+  return message.step === "evaluate" && Number.isInteger(message.from) &&
+    (message.from as number) >= 0;
+}
 
 export type JobHandler = (message: JobMessage) => Promise<void>;
 
@@ -47,6 +62,8 @@ export interface JobBackend {
   create(job: Job): Promise<{ job: Job; created: boolean }>;
   /** Stores the job and then (atomically where the platform allows) queues `next`. */
   save(job: Job, next?: { message: JobMessage; delayMs?: number }): Promise<void>;
+  /** Queues a message that belongs to no stored job (an evaluation's next slice). */
+  enqueue(message: JobMessage, options?: { delayMs?: number }): Promise<void>;
   /**
    * In-process backends run messages themselves and need the consumer; a
    * platform queue calls the entry's consumer instead and ignores this.

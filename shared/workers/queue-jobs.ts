@@ -67,6 +67,11 @@ export class QueueJobBackend implements JobBackend {
     return { job, created: true };
   }
 
+  async enqueue(message: JobMessage, options: { delayMs?: number } = {}): Promise<void> {
+    const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.ceil((options.delayMs ?? 0) / 1000));
+    await this.#queue.send(message, delaySeconds > 0 ? { delaySeconds } : {});
+  }
+
   async save(job: Job, next?: { message: JobMessage; delayMs?: number }): Promise<void> {
     await this.#records.put([{ key: jobKey(job.id), value: job, ttlSeconds: TTL_SECONDS }]);
     if (!next) return;
@@ -94,12 +99,10 @@ export class NoQueueJobBackend implements JobBackend {
   save(): Promise<void> {
     this.#refuse();
   }
+  enqueue(): Promise<void> {
+    this.#refuse();
+  }
 }
-
-export const isJobMessage = (value: unknown): value is JobMessage =>
-  typeof value === "object" && value !== null &&
-  typeof (value as JobMessage).job_id === "string" &&
-  ((value as JobMessage).step === "run" || (value as JobMessage).step === "deliver");
 
 /**
  * The job backend of a Worker: Queues plus the state object when both are

@@ -36,6 +36,7 @@ Deno.test("a job runs on Deno KV's queue and its signed result reaches the callb
     WEBHOOK_SECRET: SECRET,
     ALLOW_PRIVATE_CALLBACKS: "true",
     JOB_RETRY_BASE_MS: "100",
+    EVAL_SLICE_QUESTIONS: "1",
   });
   try {
     const { response, json } = await postJob(service.url, {
@@ -88,6 +89,28 @@ Deno.test("a job runs on Deno KV's queue and its signed result reaches the callb
     await receiver.waitFor(first.json.id);
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(receiver.deliveries.filter((d) => d.id === first.json.id).length, 1);
+
+    // An evaluation goes on the same queue, one question per message here.
+    const evaluation = await fetch(`${service.url}/v1/evaluations`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        dataset: { questions: [{ question: "What is sift?" }, { question: "What is BM25?" }] },
+        variants: "none",
+      }),
+    });
+    assert.equal(evaluation.status, 202);
+    const { id: evaluationId } = await evaluation.json();
+    let status: any;
+    for (let i = 0; i < 200 && status?.status !== "done"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = await (await fetch(`${service.url}/v1/evaluations/${evaluationId}`)).json();
+    }
+    assert.equal(status.status, "done", JSON.stringify(status));
+    const report =
+      await (await fetch(`${service.url}/v1/evaluations/${evaluationId}/report?format=json`))
+        .json();
+    assert.equal(report.timing.units.computed, 0, "the slices computed every unit");
   } finally {
     await receiver.close();
     await service.close();

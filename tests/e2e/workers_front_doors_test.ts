@@ -34,7 +34,7 @@ async function jobWhen(dev: WranglerDev, id: string, done: (job: any) => boolean
   throw new Error(`job ${id} never reached the expected state`);
 }
 
-Deno.test("under workerd: jobs on Queues, signed pushes and OpenAI-compatible chat", async (t) => {
+Deno.test("under workerd: jobs and evaluations on Queues, signed pushes, OpenAI-compatible chat", async (t) => {
   const receiver = startWebhookReceiver(WEBHOOK_SECRET);
   const persistTo = await Deno.makeTempDir({ prefix: "sift-workers-doors-" });
   const configDir = await Deno.makeTempDir({ prefix: "sift-workers-doors-configs-" });
@@ -147,7 +147,34 @@ Deno.test("under workerd: jobs on Queues, signed pushes and OpenAI-compatible ch
           (error) => error instanceof OpenAI.NotFoundError && error.code === "model_not_found",
         );
       });
-    failed = !chatOk;
+    const evalOk = chatOk && await t.step("an evaluation runs in slices on the queue", async () => {
+      const started = await post(running, "/v1/evaluations", {
+        dataset: {
+          questions: [
+            { question: "What is sift?" },
+            { question: "How does RAG-Fusion merge rankings?" },
+            { question: "What does the two-turn reranker generate first?" },
+          ],
+        },
+        variants: "none",
+      });
+      assert.equal(started.status, 202, await started.clone().text());
+      const { id } = await started.json();
+      let status: { status: string; progress: { done: number; total: number } } | undefined;
+      for (let i = 0; i < 300 && status?.status !== "done"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = await (await running.fetch(`/v1/evaluations/${id}`)).json();
+        assert.notEqual(status!.status, "failed", JSON.stringify(status));
+      }
+      assert.equal(status!.status, "done");
+      assert.equal(status!.progress.done, status!.progress.total);
+      const report = await (await running.fetch(`/v1/evaluations/${id}/report?format=json`)).json();
+      assert.equal(report.dataset.questions, 3);
+      // The slices computed every unit; the last message only reused them to write the report.
+      assert.equal(report.timing.units.computed, 0);
+      assert.ok(report.timing.units.reused > 0);
+    });
+    failed = !evalOk;
   } finally {
     if (failed && dev) console.error(dev.output().slice(-4000));
     await dev?.stop();

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
+import { MemoryJobBackend } from "../../shared/jobs/memory.ts";
+import type { JobMessage } from "../../shared/jobs/types.ts";
 import { Runtime } from "../../shared/runtime.ts";
+import { NoQueueJobBackend } from "../../shared/workers/queue-jobs.ts";
 import { CORPUS } from "./corpus.ts";
 
 /** Answers take 50 ms to start, so a run is still going when the first GET arrives. */
@@ -16,10 +19,13 @@ const QUESTIONS = [
   { question: "What did the GLM-130B paper report?", target_doc: null },
 ];
 
-/** The app with a Workers-style execution context that hands over the background work. */
+/**
+ * The app as a Worker without a jobs queue runs it: an execution context that
+ * hands over the background work (the queued path has its own test below).
+ */
 function evaluationsApp() {
   // The evaluation runs the pipeline and the judges as steps: the all-in-one app bundles them.
-  const app = createSiftApp({ runtime: new Runtime() });
+  const app = createSiftApp({ runtime: new Runtime({ jobs: () => new NoQueueJobBackend() }) });
   const background: Promise<unknown>[] = [];
   const context = {
     waitUntil: (work: Promise<unknown>) => background.push(work),
@@ -151,4 +157,50 @@ Deno.test("POST /v1/evaluations refuses bad bodies with a 400 naming the field; 
   assert.equal(background.length, 0);
   assert.equal((await request("/v1/evaluations/eval-missing")).status, 404);
   assert.equal((await request("/v1/evaluations/eval-missing/report")).status, 404);
+});
+
+Deno.test("a queued evaluation runs a slice of questions per message, then writes its report", async () => {
+  const sent: JobMessage[] = [];
+  const queue = new (class extends MemoryJobBackend {
+    override enqueue(message: JobMessage, options?: { delayMs?: number }) {
+      sent.push(message);
+      return super.enqueue(message, options);
+    }
+  })();
+  const app = createSiftApp({ runtime: new Runtime({ jobs: () => queue }) });
+  const env = { ...ENV, EVAL_SLICE_QUESTIONS: "1" };
+  const post = (path: string, body: unknown) =>
+    app.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }, env);
+  assert.equal(
+    (await post("/v1/documents", { documents: CORPUS, namespace: "evals" })).status,
+    201,
+  );
+  const started = await post("/v1/evaluations", {
+    dataset: { questions: [...QUESTIONS, { question: "What is BM25?", target_doc: null }] },
+    variants: "none,one-turn",
+    namespace: "evals",
+  });
+  assert.equal(started.status, 202);
+  const { id } = await started.json();
+  let status: { status: string; progress: { done: number; total: number } | null } | undefined;
+  for (let i = 0; i < 300; i++) {
+    status = await (await app.request(`/v1/evaluations/${id}`, {}, env)).json();
+    if (status!.status !== "running") break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  queue.close();
+  assert.equal(status!.status, "done");
+  assert.equal(status!.progress!.done, status!.progress!.total);
+  assert.deepEqual(sent.map((message) => "from" in message ? message.from : -1), [0, 1, 2]);
+  const report = await (await app.request(`/v1/evaluations/${id}/report?format=json`, {}, env))
+    .json();
+  assert.equal(report.dataset.questions, 3);
+  assert.ok(report.timing.units.reused > 0, "the last pass reuses what the slices computed");
+  // A repeated message for a finished run does nothing.
+  const again = await post(`/v1/evaluations/${id}/continue`, { from: 0 });
+  assert.deepEqual(await again.json(), { id, status: "done" });
 });

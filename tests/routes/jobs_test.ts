@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { handleJobMessage } from "../../functions/orchestrator/jobs/run.ts";
-import { retryDelayMs } from "../../functions/orchestrator/jobs/deliver.ts";
+import { handleJobMessage } from "../../shared/jobs/consume.ts";
+import { retryDelayMs } from "../../shared/jobs/deliver.ts";
 import { readConfig } from "../../shared/config.ts";
 import { MemoryJobBackend } from "../../shared/jobs/memory.ts";
 import type { Job } from "../../shared/jobs/types.ts";

@@ -249,15 +249,28 @@ Deno.test("every documented JSON and event-stream reply matches its schema", asy
     await receiver.close();
   }
 
-  // An evaluation: started, run in the background, then its status and both reports.
+  // An evaluation: started, run on the queue, then its status and both reports.
   const started = await post("/v1/evaluations", {
     dataset: {
       questions: [{ question: QUERY, reference_answer: "1/(k + rank)", target_doc: "bm25" }],
     },
     variants: "none",
   }, 202) as { id: string };
+  // It runs on the (in-memory) queue, a slice of questions per message.
+  for (let i = 0; i < 200; i++) {
+    const { status } = await (await call("GET", `/v1/evaluations/${started.id}`)).json();
+    if (status !== "running") break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   await Promise.all(background);
   await get(`/v1/evaluations/${started.id}`, "/v1/evaluations/{id}");
+  // A slice message sent again for a finished run does nothing.
+  await post(
+    `/v1/evaluations/${started.id}/continue`,
+    { from: 0 },
+    200,
+    "/v1/evaluations/{id}/continue",
+  );
   await get(`/v1/evaluations/${started.id}/report`, "/v1/evaluations/{id}/report");
   await get(`/v1/evaluations/${started.id}/report?format=json`, "/v1/evaluations/{id}/report");
   await get("/v1/evaluations/missing", "/v1/evaluations/{id}", 404);

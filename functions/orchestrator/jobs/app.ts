@@ -6,8 +6,9 @@ import { readJson } from "../../../shared/http/validate.ts";
 import { InvalidRequestError } from "../../../shared/errors.ts";
 import type { Job } from "../../../shared/jobs/types.ts";
 import { LIMITS } from "../../../shared/limits.ts";
-import { handleJobMessage } from "./run.ts";
-import { jobRequestSchema, publicJob } from "./schema.ts";
+import { attachInProcessConsumer } from "../../../shared/jobs/consume.ts";
+import { publicJob } from "../../../shared/jobs/public.ts";
+import { jobRequestSchema } from "./schema.ts";
 import { describe, json } from "../../../shared/http/openapi.ts";
 import { publicJobSchema } from "./responses.ts";
 
@@ -45,13 +46,7 @@ export function mountJobs(app: Hono<AppEnv>): void {
       if (refused) throw new InvalidRequestError(`callback_url: ${refused}`);
       const env = c.var.steps.env;
       // In-process backends run the job here; a platform queue calls the entry's consumer.
-      deps.jobs.attach?.((message) =>
-        handleJobMessage(message, {
-          backend: deps.jobs,
-          config,
-          fetch: async (routeRequest) => await app.fetch(routeRequest, env),
-        })
-      );
+      attachInProcessConsumer(deps.jobs, config, async (request) => await app.fetch(request, env));
       const now = new Date().toISOString();
       const job: Job = {
         id: `job_${crypto.randomUUID()}`,

@@ -1,6 +1,7 @@
 import type { Runtime } from "../../../shared/runtime.ts";
-import { isJobMessage, type QueueBatch } from "../../../shared/workers/queue-jobs.ts";
-import { handleJobMessage } from "./run.ts";
+import { isJobMessage } from "../../../shared/jobs/types.ts";
+import type { QueueBatch } from "../../../shared/workers/queue-jobs.ts";
+import { handleJobMessage } from "../../../shared/jobs/consume.ts";
 
 type FetchApp = {
   fetch: (request: Request, env: Record<string, unknown>) => Response | Promise<Response>;

@@ -1,7 +1,7 @@
-import type { Config } from "../../../shared/config.ts";
-import { readServerSentEvents } from "../../../shared/http/event-reader.ts";
-import type { Job, JobBackend, JobMessage } from "../../../shared/jobs/types.ts";
-import { markInProcess } from "../../../shared/ratelimit/origin.ts";
+import type { Config } from "../config.ts";
+import { readServerSentEvents } from "../http/event-reader.ts";
+import type { Job, JobBackend, JobMessage } from "./types.ts";
+import { markInProcess } from "../ratelimit/origin.ts";
 import { deliverOnce, retryDelayMs } from "./deliver.ts";
 
 export type JobContext = {
@@ -21,10 +21,23 @@ export type JobContext = {
  * job first and does only what is left.
  */
 export async function handleJobMessage(message: JobMessage, context: JobContext): Promise<void> {
+  if (message.step === "evaluate") return await continueEvaluation(message, context);
   const job = await context.backend.get(message.job_id);
   if (!job) return;
   if (message.step === "run") await runJob(job, context);
   else await deliverJob(job, context);
+}
+
+/**
+ * Hands an in-process backend (memory) the consumer that runs its messages
+ * through this app; a platform queue calls the entry's consumer instead.
+ */
+export function attachInProcessConsumer(
+  backend: JobBackend,
+  config: Config,
+  fetch: (request: Request) => Promise<Response>,
+): void {
+  backend.attach?.((message) => handleJobMessage(message, { backend, config, fetch }));
 }
 
 const nowOf = (context: JobContext) => (context.now ?? (() => new Date()))();
@@ -37,6 +50,30 @@ export class JobBusyError extends Error {
   override name = "JobBusyError";
   constructor(id: string) {
     super(`job ${id} is running elsewhere`);
+  }
+}
+
+/**
+ * An evaluation's next slice of questions: run by the evaluation's own route,
+ * wherever the evaluate function is (in-process, a binding, a URL), which
+ * queues the slice after it. A 5xx has the message handed out again.
+ */
+async function continueEvaluation(
+  message: Extract<JobMessage, { step: "evaluate" }>,
+  context: JobContext,
+): Promise<void> {
+  const headers = new Headers({ "content-type": "application/json" });
+  const key = context.config.apiKeys[0];
+  if (key) headers.set("authorization", `Bearer ${key}`);
+  const response = await context.fetch(markInProcess(
+    new Request(
+      `http://sift.internal/v1/evaluations/${encodeURIComponent(message.job_id)}/continue`,
+      { method: "POST", headers, body: JSON.stringify({ from: message.from }) },
+    ),
+  ));
+  await response.body?.cancel();
+  if (response.status >= 500) {
+    throw new Error(`evaluation ${message.job_id} slice at ${message.from}: ${response.status}`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
-import { checkPublicUrl } from "../../../shared/http/public-url.ts";
-import type { Job } from "../../../shared/jobs/types.ts";
-import { publicJob } from "./schema.ts";
+import { checkPublicUrl } from "../http/public-url.ts";
+import type { Job } from "./types.ts";
+import { publicJob } from "./public.ts";
 
 /** How long a receiver may take to answer one delivery. */
 const DELIVERY_TIMEOUT_MS = 15_000;
