@@ -192,7 +192,7 @@ export class LocalIndex implements VectorIndex {
         for (const [name, snapshot] of loaded.checkpoint) {
           this.#namespaces.set(name, NamespaceIndex.restore(snapshot));
         }
-        for (const record of loaded.records) this.#apply(record);
+        this.#applyTail(loaded.records);
       } else {
         this.#replay(loaded.records);
       }
@@ -200,31 +200,57 @@ export class LocalIndex implements VectorIndex {
     return this.#loaded;
   }
 
+  /**
+   * The log's records since the checkpoint, folded first: the documents the
+   * tail removes come out of the checkpointed index, then the chunks the tail
+   * leaves standing go in with one `putMany` per namespace.
+   */
+  #applyTail(records: IndexRecord[]): void {
+    const tails = new Map<string, { removed: Set<string>; state: TailState }>();
+    for (const record of records) {
+      let tail = tails.get(record.namespace);
+      if (!tail) tails.set(record.namespace, tail = { removed: new Set(), state: newTailState() });
+      for (const docId of record.remove) tail.removed.add(docId);
+      foldRecord(tail.state, record);
+    }
+    for (const [name, { removed, state }] of tails) {
+      let namespace = this.#namespaces.get(name);
+      if (!namespace) this.#namespaces.set(name, namespace = new NamespaceIndex());
+      for (const docId of removed) namespace.removeDocument(docId);
+      namespace.putMany([...state.chunks.values()]);
+    }
+  }
+
   /** The log's final state per namespace first, then each index built in one pass. */
   #replay(records: IndexRecord[]): void {
-    type State = { chunks: Map<string, PreparedChunk>; ofDocument: Map<string, Set<string>> };
-    const states = new Map<string, State>();
+    const states = new Map<string, TailState>();
     for (const record of records) {
       let state = states.get(record.namespace);
-      if (!state) {
-        states.set(record.namespace, state = { chunks: new Map(), ofDocument: new Map() });
-      }
-      const { chunks, ofDocument } = state;
-      for (const docId of record.remove) {
-        for (const id of ofDocument.get(docId) ?? []) chunks.delete(id);
-        ofDocument.delete(docId);
-      }
-      for (const chunk of record.put) {
-        const previous = chunks.get(chunk.id);
-        if (previous) ofDocument.get(previous.metadata.doc_id)?.delete(chunk.id);
-        chunks.set(chunk.id, chunk);
-        let ids = ofDocument.get(chunk.metadata.doc_id);
-        if (!ids) ofDocument.set(chunk.metadata.doc_id, ids = new Set());
-        ids.add(chunk.id);
-      }
+      if (!state) states.set(record.namespace, state = newTailState());
+      foldRecord(state, record);
     }
     for (const [name, state] of states) {
       this.#namespaces.set(name, NamespaceIndex.build([...state.chunks.values()]));
     }
+  }
+}
+
+/** What a run of log records leaves standing in one namespace: chunks by id, ids by document. */
+type TailState = { chunks: Map<string, PreparedChunk>; ofDocument: Map<string, Set<string>> };
+
+const newTailState = (): TailState => ({ chunks: new Map(), ofDocument: new Map() });
+
+function foldRecord({ chunks, ofDocument }: TailState, record: IndexRecord): void {
+  for (const docId of record.remove) {
+    for (const id of ofDocument.get(docId) ?? []) chunks.delete(id);
+    ofDocument.delete(docId);
+  }
+  for (const chunk of record.put) {
+    const previous = chunks.get(chunk.id);
+    if (previous) ofDocument.get(previous.metadata.doc_id)?.delete(chunk.id);
+    chunks.set(chunk.id, chunk);
+    let ids = ofDocument.get(chunk.metadata.doc_id);
+    if (!ids) ofDocument.set(chunk.metadata.doc_id, ids = new Set());
+    ids.add(chunk.id);
   }
 }

@@ -6,6 +6,7 @@ import type { IndexLog } from "../../shared/vector/local/log.ts";
 import { encodeRecord } from "../../shared/vector/local/record.ts";
 import { prepareChunk } from "../../shared/vector/local/prepared.ts";
 import { memoryIndexLog } from "../helpers/memory_index_log.ts";
+import { mulberry32 } from "../../shared/random.ts";
 
 const NS = { namespace: "default" };
 
@@ -251,4 +252,46 @@ Deno.test("LocalIndex.flush() makes everything one checkpoint, with no records l
   assert.equal(await new LocalIndex({ log }).count(NS), 2);
   await index.flush(); // nothing new: no second checkpoint
   assert.equal(log.checkpoints, 1);
+});
+
+Deno.test("a restart folds the log's tail onto the checkpoint: the same index as one applied record by record", async () => {
+  const random = mulberry32(7);
+  const pick = (n: number) => Math.floor(random() * n);
+  for (let trial = 0; trial < 5; trial++) {
+    const log = memoryIndexLog(undefined, { checkpointAt: 6_000 });
+    const live = new LocalIndex({ log });
+    const words = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta"];
+    for (let step = 0; step < 60; step++) {
+      const doc = `d${pick(12)}`;
+      const namespace = { namespace: pick(4) === 0 ? "other" : "default" };
+      const chunks = Array.from(
+        { length: 1 + pick(3) },
+        (_, i) =>
+          chunk(doc, i, `${words[pick(8)]} ${words[pick(8)]} ${step}`, [1, pick(5), pick(5)]),
+      );
+      const op = pick(4);
+      if (op === 0) await live.deleteDocument(doc, namespace);
+      else if (op === 1) await live.upsert(chunks, namespace);
+      else await live.replaceDocuments([doc], chunks, namespace);
+    }
+    assert.ok(log.checkpoints > 0 && log.bytes.length > 0, "a checkpoint and a tail after it");
+    const restarted = new LocalIndex({ log });
+    for (const namespace of ["default", "other"]) {
+      assert.equal(await restarted.count({ namespace }), await live.count({ namespace }));
+      for (const word of words) {
+        const probe = {
+          text: word,
+          vector: [1, 2, 3],
+          topK: 50,
+          namespace,
+          mode: "hybrid" as const,
+        };
+        const hits = (await restarted.query(probe)).map((hit) => [hit.id, hit.text, hit.score]);
+        assert.deepEqual(
+          hits,
+          (await live.query(probe)).map((hit) => [hit.id, hit.text, hit.score]),
+        );
+      }
+    }
+  }
 });

@@ -118,6 +118,65 @@ export class NamespaceIndex {
     return index;
   }
 
+  /**
+   * Adds chunks with distinct ids (replacing any held under those ids) in two
+   * passes, as `build` does: count what each posting gains, grow it once,
+   * then fill. Replaying a log's tail on top of a checkpoint needs this: one
+   * `put` at a time regrows postings and cost about 60 µs a chunk at 100k.
+   */
+  putMany(chunks: readonly PreparedChunk[]): void {
+    if (chunks.length === 0) return;
+    for (const chunk of chunks) this.remove(chunk.id);
+    if (this.#dimensions === undefined || this.#live === 0) {
+      this.#dimensions = chunks[0]!.dimensions;
+    }
+    for (const chunk of chunks) {
+      if (chunk.dimensions !== this.#dimensions) {
+        throw new InvalidRequestError(
+          `The index holds ${this.#dimensions}-dimensional vectors but chunk ${chunk.id} has ` +
+            `${chunk.dimensions}: re-ingest everything after changing the embedding model`,
+        );
+      }
+    }
+    // Pass 1: each chunk's term postings (a record's shared term list resolved once) and growth.
+    const gains = new Map<Postings<Uint16Array> | Postings<Float32Array>, number>();
+    const gain = (posting: Postings<Uint16Array> | Postings<Float32Array>) =>
+      gains.set(posting, (gains.get(posting) ?? 0) + 1);
+    const postingOf = (term: string) => {
+      let posting = this.#terms.get(term);
+      if (!posting) this.#terms.set(term, posting = termPostings(0));
+      return posting;
+    };
+    const resolved = new Map<readonly string[], Postings<Uint16Array>[]>();
+    const termLists = chunks.map((chunk) => {
+      let list: Postings<Uint16Array>[];
+      if (chunk.shared) {
+        const { dictionary, numbers } = chunk.shared;
+        let table = resolved.get(dictionary);
+        if (!table) resolved.set(dictionary, table = dictionary.map(postingOf));
+        list = Array.from(numbers, (number) => table![number]!);
+      } else {
+        list = chunk.terms.map(postingOf);
+      }
+      for (const posting of list) gain(posting);
+      for (const dim of chunk.dims) gain(this.#dims[dim] ??= dimensionPostings(0));
+      return list;
+    });
+    for (const [posting, added] of gains) posting.reserve(posting.length + added);
+    this.#growSlots(this.#ids.length + chunks.length);
+    // Pass 2: fill, nothing regrows.
+    chunks.forEach((chunk, i) => {
+      const slot = this.#addSlot(chunk);
+      const list = termLists[i]!;
+      for (let t = 0; t < list.length; t++) list[t]!.push(slot, chunk.counts[t]!);
+      for (let d = 0; d < chunk.dims.length; d++) {
+        this.#dims[chunk.dims[d]!]!.push(slot, chunk.values[d]!);
+      }
+      this.#live++;
+      this.#totalLength += chunk.length;
+    });
+  }
+
   /** Adds a chunk, replacing one with the same id. */
   put(chunk: PreparedChunk): void {
     if (this.#dimensions === undefined || this.#live === 0) this.#dimensions = chunk.dimensions;

@@ -29,6 +29,11 @@ export class Postings<V extends Float32Array | Uint16Array> {
     return posting;
   }
 
+  /** Room for `capacity` entries in all, copied once: for appending many without regrowing. */
+  reserve(capacity: number): void {
+    if (capacity > this.slots.length) this.#grow(capacity);
+  }
+
   push(slot: number, value: number): void {
     if (this.length === this.slots.length) this.#grow(Math.max(4, this.length * 2));
     this.slots[this.length] = slot;
