@@ -2,7 +2,8 @@
  * Asks sift a question and streams the answer, showing each stage.
  *
  *   deno task ask "What is reciprocal rank fusion?" [--mode sparse] [--top-k 5] [--fusion 4]
- *     [--rerank one-turn|two-turn|relevance|two-turn-relevance|none] [--top-n 3] [--namespace ns]
+ *     [--rerank one-turn|two-turn|relevance|two-turn-relevance|item|tot|none] [--top-n 3]
+ *     [--namespace ns]
  */
 import { parseArgs } from "node:util";
 import { connect, readEvents } from "./client.ts";

@@ -91,9 +91,9 @@ console.error(
   `evaluating ${dataset.name}: ${
     options.limit ?? dataset.questions.length
   } of ${dataset.questions.length} ` +
-    `questions × ${options.variants} (run ${runId}${
-      resumable && !options.runId ? ", resumed" : ""
-    }; ` +
+    `questions × ${options.variants}${
+      options.repeat && options.repeat > 1 ? ` × ${options.repeat} runs` : ""
+    } (run ${runId}${resumable && !options.runId ? ", resumed" : ""}; ` +
     `llm=${deps.providers.llm}, judge=${config.llm.judgeModel})`,
 );
 
@@ -118,6 +118,7 @@ try {
     limit: options.limit,
     games_per_query: options.gamesPerQuery,
     concurrency: options.concurrency,
+    repeat: options.repeat,
     namespace,
     run_id: runId,
   }, { onProgress: progress.update, signal: controller.signal, steps });

@@ -1,3 +1,5 @@
+import type { ItemOptions } from "./rerank/item-options.ts";
+import type { TotOptions } from "./rerank/tot/options.ts";
 import type { RerankStrategy } from "./rerank/types.ts";
 import type { MetadataFilter, SearchMode } from "./vector/port.ts";
 
@@ -18,7 +20,12 @@ export type Pipeline = {
     top_n: number;
     batch_size: number;
     explain: boolean;
-    weights?: number | Record<string, number> | undefined;
+    /** Default 0.5 per criterion (REBEL); `"rubric"`: a generated rubric's own weights. */
+    weights?: number | Record<string, number> | "rubric" | undefined;
+    /** Strategy item's options; its defaults when left out. */
+    item?: ItemOptions | undefined;
+    /** Strategy tot's options (pinned dimensions, unit); its defaults when left out. */
+    tot?: TotOptions | undefined;
   } | undefined;
   namespace: string;
   filter?: MetadataFilter | undefined;

@@ -1,7 +1,16 @@
 import type { AnswerScores } from "../../shared/judge/types.ts";
 import { hitAtK, reciprocalRankAtK } from "../../shared/metrics/retrieval.ts";
-import { mean, meanInterval } from "../../shared/metrics/stats.ts";
-import type { Game, QuestionResult, VariantRun, VariantSummary, WinRateMatrix } from "./types.ts";
+import { clusterBootstrapInterval } from "../../shared/metrics/bootstrap.ts";
+import { type Interval, mean, meanInterval } from "../../shared/metrics/stats.ts";
+import type {
+  Game,
+  JudgedMrr,
+  QuestionResult,
+  TieRates,
+  VariantRun,
+  VariantSummary,
+  WinRateMatrix,
+} from "./types.ts";
 
 /** Similarity is judged 0-5; REBEL's system quality uses it on a 0-1 scale. */
 export const SIMILARITY_SCALE = 5;
@@ -31,41 +40,73 @@ function stepLatencies(runs: VariantRun[]): Record<string, number> {
   return Object.fromEntries([...byStep].map(([name, values]) => [name, mean(values)]));
 }
 
-/** MRR@5 over judged rankings at RAGElo's two thresholds (somewhat ≥ 1, very = 2). */
+/**
+ * MRR over judged rankings (each ordered by `index`, the first `depth`
+ * only) at RAGElo's two thresholds: somewhat ≥ 1, very = 2.
+ */
 export function judgedMrr(
   rankings: readonly (readonly { index: number; score: number }[])[],
-): { somewhat: number; very: number } | null {
+  depth = 5,
+): JudgedMrr | null {
   if (rankings.length === 0) return null;
   const at = (threshold: number) =>
     mean(rankings.map((judgments) => {
-      const ordered = [...judgments].sort((x, y) => x.index - y.index).slice(0, 5);
+      const ordered = [...judgments].sort((x, y) => x.index - y.index).slice(0, depth);
       const position = ordered.findIndex((judgment) => judgment.score >= threshold);
       return position === -1 ? 0 : 1 / (position + 1);
     }));
-  return { somewhat: at(1), very: at(2) };
+  return { somewhat: at(1), very: at(2), n: rankings.length };
 }
 
 /**
- * One variant's aggregates over the questions: retrieval precision and
- * answer similarity with 95% intervals, REBEL's system quality and speed,
- * latency per step, tokens, pointwise answer scores, hit@k / MRR@5 of the
- * kept passages against `target_doc`, and abstentions on unanswerable ones.
+ * A mean and its 95% interval over per-run values. With one run per
+ * question, Student t over the questions; when questions were run more
+ * than once, a bootstrap over questions that keeps each question's runs
+ * together, so the interval covers the spread between runs.
+ */
+export function intervalOver(
+  values: readonly { question: string; value: number }[],
+  bounds: { lower: number; upper: number },
+): Interval | null {
+  const byQuestion = new Map<string, number[]>();
+  for (const { question, value } of values) {
+    byQuestion.set(question, [...(byQuestion.get(question) ?? []), value]);
+  }
+  const repeated = [...byQuestion.values()].some((runs) => runs.length > 1);
+  return repeated
+    ? clusterBootstrapInterval([...byQuestion.values()], bounds)
+    : meanInterval(values.map(({ value }) => value), bounds);
+}
+
+/**
+ * One variant's aggregates over the questions (every run of each, when
+ * they were repeated): retrieval precision and answer similarity with 95%
+ * intervals, REBEL's system quality and speed, latency per step, tokens,
+ * pointwise answer scores, RAGElo's judged MRR@5 over the retrieved
+ * passages and the same over the kept ones, hit@k of the kept passages and
+ * MRR@5 of the retrieved ones against `target_doc`, and abstentions on
+ * unanswerable questions.
  */
 export function summarizeVariant(name: string, questions: QuestionResult[]): VariantSummary {
   const results = questions.map((question) => ({ question, result: question.variants[name] }));
   const runs = results.flatMap(({ result }) => (result?.run ? [result.run] : []));
-  const precision = meanInterval(
-    results.flatMap(({ result }) => (result?.retrieval ? [result.retrieval.precision] : [])),
+  const precision = intervalOver(
+    results.flatMap(({ question, result }) =>
+      result?.retrieval ? [{ question: question.id, value: result.retrieval.precision }] : []
+    ),
     { lower: 0, upper: 1 },
   );
-  const similarity = meanInterval(
-    results.flatMap(({ result }) => (result?.similarity ? [result.similarity.score] : [])),
+  const similarity = intervalOver(
+    results.flatMap(({ question, result }) =>
+      result?.similarity ? [{ question: question.id, value: result.similarity.score }] : []
+    ),
     { lower: 0, upper: SIMILARITY_SCALE },
   );
   const seconds = sum(runs.map((run) => run.total_ms)) / 1000;
   const targeted = results.filter(({ question, result }) => question.target_doc && result?.run);
   const ranked = targeted.map(({ question, result }) => ({
     docs: result!.run!.kept.map((passage) => passage.doc_id),
+    retrieved: result!.run!.retrieved.map((passage) => passage.doc_id),
     relevant: new Set([question.target_doc!]),
   }));
   const k = Math.max(0, ...runs.map((run) => run.kept.length));
@@ -93,12 +134,18 @@ export function summarizeVariant(name: string, questions: QuestionResult[]): Var
     hit_at_k: ranked.length
       ? { k, value: mean(ranked.map((r) => hitAtK(r.docs, r.relevant, k))), n: ranked.length }
       : null,
-    mrr_at_5: ranked.length
-      ? mean(ranked.map((r) => reciprocalRankAtK(r.docs, r.relevant, 5)))
-      : null,
-    judged_mrr_at_5: judgedMrr(
-      results.flatMap(({ result }) => result?.retrieval ? [result.retrieval.judgments] : []),
+    mrr_at_5: judgedMrr(
+      results.flatMap(({ result }) =>
+        result?.retrieval?.retrieved_judgments ? [result.retrieval.retrieved_judgments] : []
+      ),
     ),
+    kept_mrr: judgedMrr(
+      results.flatMap(({ result }) => result?.retrieval ? [result.retrieval.judgments] : []),
+      Infinity,
+    ),
+    target_mrr_at_5: ranked.length
+      ? mean(ranked.map((r) => reciprocalRankAtK(r.retrieved, r.relevant, 5)))
+      : null,
     no_answer: {
       abstained: unanswerable.filter(({ result }) => !result!.run!.answered).length,
       of: unanswerable.length,
@@ -140,5 +187,26 @@ export function winRateMatrix(agents: string[], games: readonly Game[]): WinRate
     position_bias: games.length
       ? games.filter((game) => game.orders_disagree).length / games.length
       : null,
+  };
+}
+
+/**
+ * Each game as RAGElo plays it: one judgment, with A shown first. Our games
+ * are judged in both orders and a disagreement is a tie; here the first
+ * order's verdict stands alone.
+ */
+export function firstOrderGames(
+  games: readonly Game[],
+): { a: string; b: string; winner: Game["winner"] }[] {
+  return games.map(({ a, b, verdicts }) => ({ a, b, winner: verdicts[0] }));
+}
+
+/** The share of ties among the games under both protocols; null without games. */
+export function tieRates(games: readonly Game[]): TieRates {
+  if (games.length === 0) return { both_orders: null, first_order: null };
+  const share = (tie: (game: Game) => boolean) => games.filter(tie).length / games.length;
+  return {
+    both_orders: share((game) => game.winner === "C"),
+    first_order: share((game) => game.verdicts[0] === "C"),
   };
 }

@@ -10,6 +10,7 @@ import { namespaceSchema } from "../../shared/schemas.ts";
 import { stepsOver } from "./default-steps.ts";
 import { readJob, readReport, startEvaluation } from "./evaluate.ts";
 import { failJob, readInput, runJob, runJobSlice } from "./jobs.ts";
+import { MAX_REPEAT } from "./run.ts";
 import { attachInProcessConsumer } from "../../shared/jobs/consume.ts";
 import { describe, json, jsonContent } from "../../shared/http/openapi.ts";
 import {
@@ -42,6 +43,11 @@ const bodySchema = z.object({
   limit: z.number().int().min(1).max(MAX_EVAL_QUESTIONS).optional(),
   games_per_query: z.number().int().min(0).max(45).optional(),
   concurrency: z.number().int().min(1).max(8).optional(),
+  repeat: z.number().int().min(1).max(MAX_REPEAT, { error: `must be at most ${MAX_REPEAT}` })
+    .optional().meta({
+      description: "Runs per question (default 1), each with its own cache scope so the " +
+        "model is asked again; the intervals then cover the spread between runs.",
+    }),
   namespace: namespaceSchema,
   run_id: idSchema.optional(),
 });
@@ -83,7 +89,7 @@ export function mountEvaluations(app: Hono<AppEnv>): void {
       summary: "Start a batch evaluation of pipeline variants",
       description: "The run goes on in the background (`waitUntil` on Workers); running the " +
         "same `run_id` again resumes it. Variants: none, one-turn, two-turn, relevance, " +
-        "two-turn-relevance, each optionally `+fusion`.",
+        "two-turn-relevance, item, tot, each optionally `+fusion`.",
       body: bodySchema,
       responses: { 202: json("Started", evaluationStartedSchema) },
     }),
@@ -108,7 +114,7 @@ export function mountEvaluations(app: Hono<AppEnv>): void {
           const limit = c.var.config.evalMaxSteps;
           if (steps > limit) {
             throw new InvalidRequestError(
-              `dataset: ${steps} questions × variants is more than the ${limit} steps one ` +
+              `dataset: ${steps} questions × variants × runs is more than the ${limit} steps one ` +
                 "evaluation may schedule (EVAL_MAX_STEPS); use limit, fewer variants or split the run",
             );
           }

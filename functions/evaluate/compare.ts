@@ -36,7 +36,8 @@ const RULES: Rule[] = [
   { metric: "system_quality", flag: relativeDrop(0.1) },
   { metric: "speed_chars_per_second", flag: relativeDrop(0.25) },
   { metric: "hit_at_k", flag: absoluteDrop(0.1) },
-  { metric: "mrr_at_5", flag: absoluteDrop(0.1) },
+  { metric: "target_mrr_at_5", flag: absoluteDrop(0.1) },
+  { metric: "mrr_at_5_somewhat", flag: absoluteDrop(0.1) },
   { metric: "elo" },
 ];
 
@@ -49,7 +50,7 @@ export function compareRuns(current: RunSummary, previous: RunSummary | undefine
     if (!before) continue;
     for (const rule of RULES) {
       const [was, is] = [before[rule.metric], now[rule.metric]];
-      if (was === null || is === null) continue;
+      if (was == null || is == null) continue;
       const interval = typeof was === "object" ? was : undefined;
       const [p, c] = [
         typeof was === "object" ? was.mean : was,

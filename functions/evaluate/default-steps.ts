@@ -9,7 +9,7 @@ import { eloTournament } from "../../shared/metrics/elo.ts";
 import { callStep } from "../../shared/steps/call.ts";
 import { resolveStep, type StepContext } from "../../shared/steps/transport.ts";
 import { runVariantOver } from "./pipeline-run.ts";
-import type { EvalSteps } from "./steps.ts";
+import type { EvalSteps, StepCall } from "./steps.ts";
 
 const usageSchema = z.object({ tokens_in: z.number(), tokens_out: z.number() });
 const gradeSchema = z.union([z.literal(0), z.literal(1), z.literal(2)]);
@@ -62,22 +62,26 @@ const similaritySchema = z.object({
  * binding or `STEP_URL_*` away); Elo is arithmetic and runs here.
  */
 export function stepsOver(context: StepContext): EvalSteps {
+  // A repeated run's calls carry its cache scope, which every step they reach forwards.
+  const contextFor = (signal: AbortSignal | undefined, call: StepCall | undefined) => ({
+    ...context,
+    signal: signal ?? context.signal,
+    headers: call?.cacheScope
+      ? { ...context.headers, cacheScope: call.cacheScope }
+      : context.headers,
+  });
   // The schemas check the shape; the judge's own types say which optional fields are absent.
   const judge =
     <T>(path: string, schema: z.ZodType) =>
-    async (_deps: unknown, input: unknown, signal?: AbortSignal): Promise<T> =>
+    async (_deps: unknown, input: unknown, signal?: AbortSignal, call?: StepCall): Promise<T> =>
       await callStep(resolveStep("JUDGE", context), path, input, {
         schema: schema as z.ZodType<T>,
-        context: { ...context, signal: signal ?? context.signal },
+        context: contextFor(signal, call),
         timeoutMs: context.config.steps.timeoutMs,
       });
   return {
-    runVariant: (_deps, input, signal) =>
-      runVariantOver(
-        resolveStep("ORCHESTRATOR", context),
-        { ...context, signal: signal ?? context.signal },
-        input,
-      ),
+    runVariant: (_deps, input, signal, call) =>
+      runVariantOver(resolveStep("ORCHESTRATOR", context), contextFor(signal, call), input),
     judgeRetrieval: judge<RetrievalEvaluation>("/v1/judge/retrieval", retrievalSchema),
     judgeAnswer: judge<AnswerEvaluation>("/v1/judge/answer", answerSchema),
     judgePairwise: judge<PairwiseEvaluation>("/v1/judge/pairwise", pairwiseSchema),

@@ -22,6 +22,8 @@ export type EvaluationRequest = {
   limit?: number | undefined;
   games_per_query?: number | undefined;
   concurrency?: number | undefined;
+  /** Runs per question; default 1. */
+  repeat?: number | undefined;
   namespace: string;
   run_id?: string | undefined;
 };
@@ -54,7 +56,7 @@ export async function startEvaluation(
   options: {
     background?: (work: Promise<unknown>) => void;
     steps: EvalSteps;
-    /** Called with questions × variants before anything is scheduled; throws to refuse. */
+    /** Called with questions × variants × runs before anything is scheduled; throws to refuse. */
     admit?: (steps: number) => Promise<void>;
   },
 ): Promise<EvaluationJob> {
@@ -66,7 +68,8 @@ export async function startEvaluation(
   }
   const dataset = await resolveDataset(deps, env, request);
   const questions = Math.min(dataset.questions.length, request.limit ?? Infinity);
-  await options.admit?.(questions * request.variants.length);
+  // A repeated question costs its steps again.
+  await options.admit?.(questions * request.variants.length * (request.repeat ?? 1));
   const job = await createJob(deps, {
     id: request.run_id ?? `eval-${crypto.randomUUID()}`,
     dataset: dataset.name,
@@ -78,6 +81,7 @@ export async function startEvaluation(
     limit: request.limit,
     games_per_query: request.games_per_query,
     concurrency: request.concurrency,
+    repeat: request.repeat,
     namespace: dataset.namespace,
   };
   if (deps.jobs.name !== "none") {

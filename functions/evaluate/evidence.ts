@@ -1,5 +1,9 @@
-import type { JudgeDocument, RetrievalJudgment } from "../../shared/judge/types.ts";
-import type { Passage, VariantResult } from "./types.ts";
+import type {
+  JudgeDocument,
+  RetrievalEvaluation,
+  RetrievalJudgment,
+} from "../../shared/judge/types.ts";
+import { JUDGED_RETRIEVED, type Passage, type VariantResult, type VariantRun } from "./types.ts";
 
 /** A kept passage as the judges take it. */
 export const toDocument = (passage: Passage): JudgeDocument => ({
@@ -31,4 +35,62 @@ export function sharedEvidence(
     });
   }
   return complete ? { documents, judgments } : { documents };
+}
+
+/**
+ * What the retrieval judge grades for one run: the kept passages, then those
+ * of the first `JUDGED_RETRIEVED` retrieved that were not kept, so a passage
+ * both retrieved and kept costs one judgment. `retrievedAt[r]` is where
+ * retrieval rank r sits in `documents`; it is absent when a retrieved passage
+ * has no text to judge (a run checkpointed before passages kept theirs).
+ */
+export function judgedPassages(
+  run: Pick<VariantRun, "kept" | "retrieved">,
+): { documents: JudgeDocument[]; kept: number; retrievedAt?: number[] } {
+  const documents = run.kept.map(toDocument);
+  const position = new Map(run.kept.map((passage, index) => [passage.id, index]));
+  const retrievedAt: number[] = [];
+  for (const passage of run.retrieved.slice(0, JUDGED_RETRIEVED)) {
+    let at = position.get(passage.id);
+    if (at === undefined) {
+      if (passage.text === undefined) {
+        return { documents: run.kept.map(toDocument), kept: run.kept.length };
+      }
+      at = documents.length;
+      position.set(passage.id, at);
+      documents.push({
+        id: passage.id,
+        text: passage.text,
+        ...(passage.metadata ? { metadata: passage.metadata } : {}),
+      });
+    }
+    retrievedAt.push(at);
+  }
+  return { documents, kept: run.kept.length, retrievedAt };
+}
+
+/**
+ * The judge's grades of `judgedPassages` split back: the kept passages'
+ * (with REBEL's retrieval precision over them) and the first retrieved
+ * passages', indexed by retrieval rank.
+ */
+export function splitRetrievalJudgments(
+  evaluation: Pick<RetrievalEvaluation, "judgments" | "degraded">,
+  judged: { kept: number; retrievedAt?: number[] },
+): NonNullable<VariantResult["retrieval"]> {
+  const judgments = evaluation.judgments.filter((judgment) => judgment.index < judged.kept);
+  const byIndex = new Map(evaluation.judgments.map((judgment) => [judgment.index, judgment]));
+  const retrieved = judged.retrievedAt?.map((at, rank) => {
+    const judgment = byIndex.get(at);
+    return judgment && { ...judgment, index: rank };
+  });
+  const complete = retrieved?.every((judgment) => judgment !== undefined);
+  return {
+    precision: judgments.length === 0
+      ? 0
+      : judgments.filter((judgment) => judgment.score >= 1).length / judgments.length,
+    judgments,
+    ...(complete ? { retrieved_judgments: retrieved as RetrievalJudgment[] } : {}),
+    degraded: evaluation.degraded,
+  };
 }

@@ -17,7 +17,10 @@ const metricsSchema = z.object({
   system_quality: z.number().nullable(),
   speed_chars_per_second: z.number(),
   hit_at_k: z.number().nullable(),
-  mrr_at_5: z.number().nullable(),
+  // Absent in runs recorded before these metrics existed (whose `mrr_at_5` meant the
+  // kept passages against target_doc): nothing is compared with them.
+  target_mrr_at_5: z.number().nullable().optional(),
+  mrr_at_5_somewhat: z.number().nullable().optional(),
   elo: z.number().nullable(),
 });
 
@@ -58,9 +61,13 @@ export function cacheHistory(
   };
 }
 
-/** A short fingerprint of the questions' ids, in order. */
+/**
+ * A short fingerprint of the questions' ids, in order. Repeated runs of a
+ * question count once, so a run with `repeat` compares with one without.
+ */
 export async function questionSet(report: EvaluationReport): Promise<string> {
-  return (await sha256Hex(JSON.stringify(report.queries.map((query) => query.id)))).slice(0, 16);
+  const ids = [...new Set(report.queries.map((query) => query.id))];
+  return (await sha256Hex(JSON.stringify(ids))).slice(0, 16);
 }
 
 export async function summarizeRun(report: EvaluationReport): Promise<RunSummary> {
@@ -77,7 +84,8 @@ export async function summarizeRun(report: EvaluationReport): Promise<RunSummary
       system_quality: variant.system_quality,
       speed_chars_per_second: variant.speed_chars_per_second,
       hit_at_k: variant.hit_at_k?.value ?? null,
-      mrr_at_5: variant.mrr_at_5,
+      target_mrr_at_5: variant.target_mrr_at_5,
+      mrr_at_5_somewhat: variant.mrr_at_5?.somewhat ?? null,
       elo: elo.get(variant.variant) ?? null,
     }])),
   };

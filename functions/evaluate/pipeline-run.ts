@@ -3,7 +3,7 @@ import { streamStep } from "../../shared/steps/call.ts";
 import type { StepRecord } from "../../shared/steps/clock.ts";
 import type { StepContext, StepTransport } from "../../shared/steps/transport.ts";
 import type { SearchHit } from "../../shared/vector/port.ts";
-import type { Passage, VariantRun } from "./types.ts";
+import { JUDGED_RETRIEVED, type Passage, type RetrievedPassage, type VariantRun } from "./types.ts";
 
 /** The events `/v1/query` sends, as far as the evaluation reads them. */
 type Retrieved = { results: SearchHit[]; degraded?: boolean };
@@ -21,6 +21,12 @@ function toPassage(hit: SearchHit): Passage {
     text: hit.text,
     metadata: hit.metadata,
   };
+}
+
+/** A ranked hit; the first few keep their text for the judge (RAGElo's MRR@5). */
+function toRetrieved(hit: SearchHit, rank: number): RetrievedPassage {
+  const passage = { id: hit.id, doc_id: hit.doc_id, score: hit.score };
+  return rank < JUDGED_RETRIEVED ? { ...passage, text: hit.text, metadata: hit.metadata } : passage;
 }
 
 /**
@@ -58,7 +64,7 @@ export async function runVariantOver(
     answer: answer.answer,
     answered: answer.answered,
     citations: answer.citations.length,
-    retrieved: hits.map((hit) => ({ id: hit.id, doc_id: hit.doc_id, score: hit.score })),
+    retrieved: hits.map(toRetrieved),
     kept: kept.map(toPassage),
     steps: usage.steps,
     total_ms: usage.total_ms,

@@ -1,8 +1,8 @@
 import { toErrorBody } from "../../shared/errors.ts";
 import type { Deps } from "../../shared/runtime.ts";
 import type { Checkpoints } from "./checkpoint.ts";
-import { sharedEvidence, toDocument } from "./evidence.ts";
-import type { EvalSteps } from "./steps.ts";
+import { judgedPassages, sharedEvidence, splitRetrievalJudgments } from "./evidence.ts";
+import type { EvalSteps, StepCall } from "./steps.ts";
 import type {
   EvalPhase,
   EvalQuestion,
@@ -51,44 +51,62 @@ async function attempt<T>(
 }
 
 /**
+ * Where run `repetition` (from 1) of a question keeps its units and cached
+ * model replies: the first run as before; later ones under `<id>@<n>` and a
+ * cache scope of their own, so a repeated run is really run again.
+ */
+export function repetitionOf(questionId: string, repetition: number) {
+  return repetition <= 1
+    ? { unitId: questionId, call: {} as StepCall }
+    : { unitId: `${questionId}@${repetition}`, call: { cacheScope: `repeat-${repetition}` } };
+}
+
+/**
  * One question through every variant, then its judgments (retrieval of the
- * kept passages, similarity to the reference, pointwise answer scores), then
- * its pairwise games. Units a failed run makes impossible count as failed.
+ * kept passages and of the first five retrieved, similarity to the
+ * reference, pointwise answer scores), then its pairwise games. Units a
+ * failed run makes impossible count as failed. `repetition` (from 1) is
+ * which run of the question this is, when the evaluation repeats questions.
  */
 export async function evaluateQuestion(
   context: QuestionContext,
   question: EvalQuestion,
   pairs: [string, string][],
+  repetition?: number,
 ): Promise<QuestionResult> {
   const { deps, steps, signal } = context;
   const query = question.question;
   const reference = question.reference_answer ?? undefined;
+  const { unitId, call } = repetitionOf(question.id, repetition ?? 1);
+  const numbered = repetition === undefined ? {} : { repetition };
   const results: Record<string, VariantResult> = {};
   for (const variant of context.variants) {
     const run = await attempt(
       context,
       "runs",
-      `run:${question.id}:${variant.name}`,
-      () => steps.runVariant(deps, { query, pipeline: variant.pipeline }, signal),
+      `run:${unitId}:${variant.name}`,
+      () => steps.runVariant(deps, { query, pipeline: variant.pipeline }, signal, call),
     );
     results[variant.name] = run ? { run } : {};
   }
   for (const variant of context.variants) {
     const result = results[variant.name]!;
-    const unit = (kind: string) => `${kind}:${question.id}:${variant.name}`;
+    const unit = (kind: string) => `${kind}:${unitId}:${variant.name}`;
     if (!result.run) {
       context.tick("judgments", "failed", reference ? 3 : 2);
       continue;
     }
     const { answer } = result.run;
-    const documents = result.run.kept.map(toDocument);
+    const passages = judgedPassages(result.run);
+    const documents = passages.documents.slice(0, passages.kept);
     const retrieval = await attempt(context, "judgments", unit("retrieval"), async () => {
-      const { judgments, precision, degraded } = await steps.judgeRetrieval(
+      const evaluation = await steps.judgeRetrieval(
         deps,
-        { query, documents },
+        { query, documents: passages.documents },
         signal,
+        call,
       );
-      return { judgments, precision, degraded };
+      return splitRetrievalJudgments(evaluation, passages);
     });
     if (retrieval) result.retrieval = retrieval;
     if (reference) {
@@ -97,18 +115,24 @@ export async function evaluateQuestion(
           deps,
           { query, answer, reference },
           signal,
+          call,
         );
         return { score, reason, degraded };
       });
       if (similarity) result.similarity = similarity;
     }
     const judged = await attempt(context, "judgments", unit("answer"), async () => {
-      const evaluation = await steps.judgeAnswer(deps, {
-        query,
-        answer,
-        documents,
-        ...(retrieval ? { judgments: retrieval.judgments } : {}),
-      }, signal);
+      const evaluation = await steps.judgeAnswer(
+        deps,
+        {
+          query,
+          answer,
+          documents,
+          ...(retrieval ? { judgments: retrieval.judgments } : {}),
+        },
+        signal,
+        call,
+      );
       return { ...evaluation.scores, degraded: evaluation.degraded };
     });
     if (judged) result.answer_scores = judged;
@@ -122,18 +146,29 @@ export async function evaluateQuestion(
       continue;
     }
     const { documents, judgments } = sharedEvidence(results[a]!, results[b]!);
-    const game = await attempt(context, "games", `game:${question.id}:${a}:${b}`, async () => {
-      const verdict = await steps.judgePairwise(deps, {
-        query,
-        answer_a: runA.answer,
-        answer_b: runB.answer,
-        documents,
-        ...(judgments ? { judgments } : {}),
-      }, signal);
+    const game = await attempt(context, "games", `game:${unitId}:${a}:${b}`, async () => {
+      const verdict = await steps.judgePairwise(
+        deps,
+        {
+          query,
+          answer_a: runA.answer,
+          answer_b: runB.answer,
+          documents,
+          ...(judgments ? { judgments } : {}),
+        },
+        signal,
+        call,
+      );
       const { winner, verdicts, orders_disagree } = verdict;
       return { query_id: question.id, a, b, winner, verdicts, orders_disagree };
     });
-    if (game) games.push(game);
+    if (game) games.push({ ...game, ...numbered });
   }
-  return { ...question, variants: results, games };
+  // The retrieved passages' texts were for the judge: the report keeps their ids and scores.
+  for (const result of Object.values(results)) {
+    if (!result.run) continue;
+    const retrieved = result.run.retrieved.map(({ id, doc_id, score }) => ({ id, doc_id, score }));
+    result.run = { ...result.run, retrieved };
+  }
+  return { ...question, ...numbered, variants: results, games };
 }

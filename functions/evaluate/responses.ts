@@ -56,6 +56,12 @@ export const evaluationReportSchema = z.looseObject({
   created_at: z.string(),
   summary: z.array(z.looseObject({ variant: z.string() })),
   elo: z.array(z.looseObject({ agent: z.string(), score: z.number() })),
+  elo_first_order: z.array(z.looseObject({ agent: z.string(), score: z.number() })).optional()
+    .meta({ description: "Elo from each game's first-order verdict alone (RAGElo's protocol)" }),
+  tie_rates: z.object({
+    both_orders: z.number().nullable(),
+    first_order: z.number().nullable(),
+  }).optional().meta({ description: "The share of tied games under each protocol" }),
   queries: z.array(z.looseObject({})),
 });
 

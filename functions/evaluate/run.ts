@@ -1,10 +1,11 @@
 import { mapSettled } from "../../shared/concurrency.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { summarizeVariant, winRateMatrix } from "./aggregate.ts";
+import { firstOrderGames, summarizeVariant, tieRates, winRateMatrix } from "./aggregate.ts";
 import { Checkpoints } from "./checkpoint.ts";
 import { evaluateQuestion, type QuestionContext, unitsPerQuestion } from "./question.ts";
 import { CI_METHOD } from "../../shared/metrics/stats.ts";
+import { CLUSTER_BOOTSTRAP_METHOD } from "../../shared/metrics/bootstrap.ts";
 import type { EvalSteps } from "./steps.ts";
 import type {
   EvalProgress,
@@ -24,6 +25,11 @@ export type EvaluationInput = {
   games_per_query?: number | undefined;
   /** Questions in flight at once; default 2. */
   concurrency?: number | undefined;
+  /**
+   * Runs per question, default 1 (REBEL ran each technique 10 times, paper
+   * 000 B.2). Every run after the first has its own units and cache scope.
+   */
+  repeat?: number | undefined;
   namespace: string;
   /** Names the checkpoints: the same id resumes, a new id starts afresh. */
   run_id: string;
@@ -39,7 +45,14 @@ export type EvaluationOptions = {
 /** Elo settings every report uses: RAGElo's 500 tournaments, a fixed seed so reruns agree. */
 export const ELO_SETTINGS = { tournaments: 500, seed: 1 };
 
-/** What an evaluation will do: its variants, questions and per-question games, and its units. */
+/** The most runs per question an evaluation may ask for. */
+export const MAX_REPEAT = 20;
+
+/**
+ * What an evaluation will do: its variants, questions and per-question
+ * games, and its units. With `repeat`, each question is `repeat` entries
+ * (question-major), so queue slices cut across repetitions like questions.
+ */
 function plan(input: EvaluationInput) {
   const variants = parseVariants(input.variants, input.namespace);
   const limit = input.limit ?? null;
@@ -50,11 +63,19 @@ function plan(input: EvaluationInput) {
   const allPairs = variantPairs(variants.map((variant) => variant.name));
   const gamesPerQuery = Math.min(input.games_per_query ?? allPairs.length, allPairs.length);
   const concurrency = Math.max(1, input.concurrency ?? 2);
-  const schedule = questions.map((question, index) => ({
-    question,
-    pairs: pairsForQuestion(allPairs, gamesPerQuery, index),
-    units: 0,
-  }));
+  const repeat = input.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT) {
+    throw new InvalidRequestError(`repeat: must be a whole number from 1 to ${MAX_REPEAT}`);
+  }
+  const schedule = questions.flatMap((question, index) =>
+    Array.from({ length: repeat }, (_, run) => ({
+      question,
+      pairs: pairsForQuestion(allPairs, gamesPerQuery, index),
+      // Numbered only when there is more than one run, so a single run's report is unchanged.
+      repetition: repeat > 1 ? run + 1 : undefined,
+      units: 0,
+    }))
+  );
   for (const entry of schedule) {
     entry.units = unitsPerQuestion(
       variants.length,
@@ -64,7 +85,7 @@ function plan(input: EvaluationInput) {
   }
   const total = schedule.reduce((sum, entry) => sum + entry.units, 0);
   const progress: EvalProgress = { done: 0, total, phase: "runs", reused: 0, failed: 0 };
-  return { variants, questions, limit, gamesPerQuery, concurrency, schedule, progress };
+  return { variants, questions, limit, gamesPerQuery, concurrency, repeat, schedule, progress };
 }
 
 function questionContext(
@@ -111,7 +132,7 @@ export async function runEvaluationSlice(
   await mapSettled(
     slice,
     concurrency,
-    ({ question, pairs }) => evaluateQuestion(context, question, pairs),
+    ({ question, pairs, repetition }) => evaluateQuestion(context, question, pairs, repetition),
   );
   options.signal?.throwIfAborted();
   return { questions: schedule.length, failed: errors.length };
@@ -134,22 +155,22 @@ export async function runEvaluation(
   const started = new Date();
   const { signal } = options;
   const { steps } = options;
-  const { variants, questions, limit, gamesPerQuery, concurrency, schedule, progress } = plan(
-    input,
-  );
+  const { variants, questions, limit, gamesPerQuery, concurrency, repeat, schedule, progress } =
+    plan(input);
   const checkpoints = new Checkpoints(deps.cache, input.run_id);
   const errors: UnitError[] = [];
   const context = questionContext(deps, options, { variants, checkpoints, errors, progress });
   const settled = await mapSettled(
     schedule,
     concurrency,
-    ({ question, pairs }) => evaluateQuestion(context, question, pairs),
+    ({ question, pairs, repetition }) => evaluateQuestion(context, question, pairs, repetition),
   );
   signal?.throwIfAborted();
   const results: QuestionResult[] = settled.map((outcome, index) => {
     if (outcome.status === "fulfilled") return outcome.value;
-    errors.push({ unit: `question:${schedule[index]!.question.id}`, message: "evaluation failed" });
-    return { ...schedule[index]!.question, variants: {}, games: [] };
+    const { question, repetition } = schedule[index]!;
+    errors.push({ unit: `question:${question.id}`, message: "evaluation failed" });
+    return { ...question, ...(repetition ? { repetition } : {}), variants: {}, games: [] };
   });
 
   const names = variants.map((variant) => variant.name);
@@ -158,6 +179,7 @@ export async function runEvaluation(
     games.map(({ a, b, winner }) => ({ a, b, winner })),
     ELO_SETTINGS,
   );
+  const firstOrder = steps.eloTournament(firstOrderGames(games), ELO_SETTINGS);
   const finished = new Date();
   return {
     run_id: input.run_id,
@@ -170,8 +192,9 @@ export async function runEvaluation(
       concurrency,
       namespace: input.namespace,
       models: { llm: deps.config.llm.model, judge: deps.config.llm.judgeModel },
-      ci: CI_METHOD,
+      ci: repeat > 1 ? CLUSTER_BOOTSTRAP_METHOD : CI_METHOD,
       elo: ELO_SETTINGS,
+      repeat,
     },
     timing: {
       started_at: started.toISOString(),
@@ -185,6 +208,8 @@ export async function runEvaluation(
     },
     summary: names.map((name) => summarizeVariant(name, results)),
     elo: ratings,
+    elo_first_order: firstOrder.ratings,
+    tie_rates: tieRates(games),
     win_rates: winRateMatrix(names, games),
     queries: results,
     errors,

@@ -21,6 +21,13 @@ export type TournamentOptions = {
 };
 
 /**
+ * What one call carries besides its input: the cache scope of a repeated
+ * run (`repeat-<n>`), so its model calls are made again rather than served
+ * the first run's cached replies.
+ */
+export type StepCall = { cacheScope?: string | undefined };
+
+/**
  * The work an evaluation is made of, as plain functions. `runEvaluation`
  * uses the real ones (`defaultSteps`); tests pass fakes that record calls.
  */
@@ -29,11 +36,13 @@ export type EvalSteps = {
     deps: Deps,
     input: { query: string; pipeline: Pipeline },
     signal?: AbortSignal,
+    call?: StepCall,
   ): Promise<VariantRun>;
   judgeRetrieval(
     deps: Deps,
     input: { query: string; documents: JudgeDocument[] },
     signal?: AbortSignal,
+    call?: StepCall,
   ): Promise<RetrievalEvaluation>;
   judgeAnswer(
     deps: Deps,
@@ -44,6 +53,7 @@ export type EvalSteps = {
       judgments?: RetrievalJudgment[];
     },
     signal?: AbortSignal,
+    call?: StepCall,
   ): Promise<AnswerEvaluation>;
   judgePairwise(
     deps: Deps,
@@ -55,11 +65,13 @@ export type EvalSteps = {
       judgments?: RetrievalJudgment[];
     },
     signal?: AbortSignal,
+    call?: StepCall,
   ): Promise<PairwiseEvaluation>;
   answerSimilarity(
     deps: Deps,
     input: { query?: string; answer: string; reference: string },
     signal?: AbortSignal,
+    call?: StepCall,
   ): Promise<SimilarityEvaluation>;
   eloTournament(
     games: TournamentGame[],

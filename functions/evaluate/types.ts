@@ -22,13 +22,29 @@ export type Passage = {
   metadata?: Record<string, unknown> | undefined;
 };
 
+/**
+ * A passage of the retrieval step's ranking. In a run's checkpoint the first
+ * `JUDGED_RETRIEVED` carry their text and metadata, for the judge behind
+ * RAGElo's MRR@5; the report keeps only ids and scores.
+ */
+export type RetrievedPassage = {
+  id: string;
+  doc_id: string;
+  score: number;
+  text?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+};
+
+/** RAGElo's MRR@5 looks at the first five retrieved passages (paper 001, §7.2.1). */
+export const JUDGED_RETRIEVED = 5;
+
 /** One question through one pipeline variant. */
 export type VariantRun = {
   answer: string;
   answered: boolean;
   citations: number;
   /** The retrieval step's ranking, best first. */
-  retrieved: { id: string; doc_id: string; score: number }[];
+  retrieved: RetrievedPassage[];
   /** What the answer step was given, in order (after rerank, or the top of retrieval). */
   kept: Passage[];
   steps: StepRecord[];
@@ -44,13 +60,26 @@ export type VariantRun = {
 /** Everything measured for one question × variant. */
 export type VariantResult = {
   run?: VariantRun;
-  retrieval?: { precision: number; judgments: RetrievalJudgment[]; degraded: boolean };
+  retrieval?: {
+    /** REBEL's retrieval precision: the share of the kept passages graded ≥ 1. */
+    precision: number;
+    /** The kept passages' grades; `index` is the position in `run.kept`. */
+    judgments: RetrievalJudgment[];
+    /**
+     * The first `JUDGED_RETRIEVED` retrieved passages' grades; `index` is the
+     * retrieval rank from 0. A passage also kept shares the kept one's judgment.
+     */
+    retrieved_judgments?: RetrievalJudgment[] | undefined;
+    degraded: boolean;
+  };
   similarity?: { score: number; reason: string; degraded: boolean };
   answer_scores?: AnswerScores & { degraded: boolean };
 };
 
 export type Game = {
   query_id: string;
+  /** Which run of the question (from 1), when the evaluation repeats questions. */
+  repetition?: number;
   a: string;
   b: string;
   winner: Verdict;
@@ -61,6 +90,8 @@ export type Game = {
 export type UnitError = { unit: string; message: string };
 
 export type QuestionResult = EvalQuestion & {
+  /** Which run of the question (from 1), when the evaluation repeats questions (`repeat`). */
+  repetition?: number;
   variants: Record<string, VariantResult>;
   games: Game[];
 };
@@ -84,18 +115,32 @@ export type VariantSummary = {
   answer_scores: AnswerScores | null;
   /** By paper: hit when a kept passage comes from the question's `target_doc`. */
   hit_at_k: { k: number; value: number; n: number } | null;
-  mrr_at_5: number | null;
   /**
-   * RAGElo's MRR@5 from the judge's grades of the kept passages, in the
-   * order the pipeline kept them: `somewhat` counts a grade ≥ 1 as relevant,
-   * `very` only a 2 (paper 001, Table 4).
+   * RAGElo's MRR@5 (paper 001, §7.2.1 and Table 4): the judge's grades of the
+   * first five *retrieved* passages, in retrieval order; `somewhat` counts a
+   * grade ≥ 1 as relevant, `very` only a 2. A pipeline that retrieves fewer
+   * than five is judged on what it retrieved.
    */
-  judged_mrr_at_5: { somewhat: number; very: number } | null;
+  mrr_at_5: JudgedMrr | null;
+  /** The same grades' MRR over the kept passages (what the answer saw), in kept order. */
+  kept_mrr: JudgedMrr | null;
+  /** By paper: MRR@5 of the first chunk from `target_doc` among the first five retrieved. */
+  target_mrr_at_5: number | null;
   /** Questions with `target_doc: null`: how many answers said the documents do not answer. */
   no_answer: { abstained: number; of: number };
 };
 
 export type EloRating = AgentRating;
+
+/** MRR at RAGElo's two thresholds: relevant means graded ≥ 1 (`somewhat`) or 2 (`very`). */
+export type JudgedMrr = { somewhat: number; very: number; n: number };
+
+/**
+ * The share of games that ended in a tie under each protocol: both orders
+ * (ours: a disagreement between the orders is a tie) and the first order
+ * alone (RAGElo's: one judgment per game).
+ */
+export type TieRates = { both_orders: number | null; first_order: number | null };
 
 /** RAGElo table 5: `rate[i][j]` is the share of i-vs-j games that i won (ties are the rest). */
 export type WinRateMatrix = {
@@ -142,6 +187,8 @@ export type EvaluationReport = {
     models: { llm: string; judge: string };
     ci: string;
     elo: { tournaments: number; seed: number };
+    /** Runs per question (`--repeat`); the intervals cover all of them. */
+    repeat: number;
   };
   timing: {
     started_at: string;
@@ -150,7 +197,11 @@ export type EvaluationReport = {
     units: { computed: number; reused: number; failed: number };
   };
   summary: VariantSummary[];
+  /** Elo from games judged in both orders (ours). */
   elo: EloRating[];
+  /** Elo from each game's first-order verdict alone: RAGElo's protocol, comparable to its tables. */
+  elo_first_order: EloRating[];
+  tie_rates: TieRates;
   win_rates: WinRateMatrix;
   queries: QuestionResult[];
   errors: UnitError[];

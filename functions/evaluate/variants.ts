@@ -11,6 +11,8 @@ export const BASE_VARIANTS = [
   "two-turn",
   "relevance",
   "two-turn-relevance",
+  "item",
+  "tot",
 ] as const satisfies readonly RerankStrategy[];
 
 export type BaseVariant = (typeof BASE_VARIANTS)[number];

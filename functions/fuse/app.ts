@@ -77,7 +77,9 @@ export function mountFuse(app: Hono<AppEnv>): void {
       description: "With `query`: the LLM writes `variations` queries, each is retrieved, the " +
         "rankings are fused. With `rankings`: only the fusion. " +
         "`score(d) = Σ_q w_q / (k + rank_q(d))`, ranks from 1, k = 60; ties break by the best " +
-        "single rank, then by first appearance.",
+        "single rank, then by first appearance. Ties are decided on the exact sums (fractions " +
+        "of `k` and the weights at their binary values), not on rounded floating-point ones; " +
+        "exactly tied ids carry the same `rrf_score`.",
       body: z.union([fusionSchema, pureFusionSchema]),
       responses: {
         200: json(

@@ -11,6 +11,10 @@ import { rubricResponseSchema } from "./responses.ts";
 const rubricRequestSchema = z.object({
   query: querySchema,
   relevance_only: z.boolean({ error: "must be true or false" }).default(false),
+  weights: z.literal("rubric", { error: 'must be "rubric" or left out' }).optional().meta({
+    description: 'Left out: every criterion weighs 0.5, as in REBEL. `"rubric"`: the ' +
+      "weights the model chose for this query.",
+  }),
 });
 
 /** `POST /v1/rubrics`: REBEL's meta prompt, the rubric and the reranking prompt it renders to. */
@@ -21,7 +25,8 @@ export function mountGenerateRubric(app: Hono<AppEnv>): void {
       tag: "generate-rubric",
       summary: "A rubric from the query alone (REBEL's meta prompt)",
       description: "Cached per normalized query, prompt version and model. " +
-        "`relevance_only` asks for a query-specific definition of relevance and no criteria.",
+        "`relevance_only` asks for a query-specific definition of relevance and no criteria. " +
+        'Criteria weigh 0.5 each (REBEL\'s setting) unless `weights` is `"rubric"`.',
       body: rubricRequestSchema,
       responses: { 200: json("The rubric and its prompt", rubricResponseSchema) },
       errors: [502],
@@ -30,6 +35,7 @@ export function mountGenerateRubric(app: Hono<AppEnv>): void {
       const body = await readJson(c, rubricRequestSchema, { maxBytes: LIMITS.bodyBytes });
       const generated = await generateRubric(c.var.deps, body.query, {
         relevanceOnly: body.relevance_only,
+        rubricWeights: body.weights === "rubric",
         signal: c.req.raw.signal,
       });
       return c.json({

@@ -14,6 +14,8 @@ import {
 import { StepClock } from "../../shared/steps/clock.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
 import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
+import { itemOptionsSchema } from "../../shared/rerank/item-options.ts";
+import { totOptionsSchema } from "../../shared/rerank/tot/options.ts";
 import { runQuery } from "./query.ts";
 import { describe, events } from "../../shared/http/openapi.ts";
 import { QUERY_EVENTS } from "./events.ts";
@@ -38,8 +40,31 @@ export const pipelineSchema = z.object({
     top_n: z.number().int().min(1).max(LIMITS.topK).default(3),
     batch_size: z.number().int().min(1).max(LIMITS.rerankBatchSize).default(DEFAULT_BATCH_SIZE),
     explain: z.boolean().default(false),
-    weights: z.union([z.number().min(0).max(2), z.record(z.string(), z.number().min(0).max(2))])
-      .optional(),
+    /** Default 0.5 per criterion (REBEL); `"rubric"`: a generated rubric's own weights. */
+    weights: z.union([
+      z.number().min(0).max(2),
+      z.record(z.string(), z.number().min(0).max(2)),
+      z.literal("rubric"),
+    ]).optional(),
+    /** Strategy item's options (ITEM): variant, answer, judgment, m, answer_stop. */
+    item: itemOptionsSchema.optional(),
+    /** Strategy tot's options (ToT-RAG): pinned dimensions per level, passage or sentence unit. */
+    tot: totOptionsSchema.optional(),
+  }).refine((rerank) => rerank.weights !== "rubric" || rerank.strategy.startsWith("two-turn"), {
+    path: ["weights"],
+    error: '"rubric" takes a generated rubric\'s weights: only the two-turn strategies have one',
+  }).refine((rerank) => rerank.item === undefined || rerank.strategy === "item", {
+    path: ["item"],
+    error: "only strategy item takes these options",
+  }).refine((rerank) => rerank.strategy !== "item" || rerank.weights === undefined, {
+    path: ["weights"],
+    error: "strategy item judges utility and takes no weights",
+  }).refine((rerank) => rerank.tot === undefined || rerank.strategy === "tot", {
+    path: ["tot"],
+    error: "only strategy tot takes these options",
+  }).refine((rerank) => rerank.strategy !== "tot" || rerank.weights === undefined, {
+    path: ["weights"],
+    error: "strategy tot scores on the dimensions its agent picks and takes no weights",
   }).optional(),
   namespace: namespaceSchema,
   filter: metadataFilterSchema.optional(),

@@ -11,6 +11,8 @@ import {
   searchHitSchema,
   streamErrorSchema,
 } from "../../shared/responses.ts";
+import { ITEM_STOP_REASONS, itemIterationSchema } from "../../shared/rerank/item-options.ts";
+import { totResultFields, totTreeSchema } from "../../shared/rerank/tot/schema.ts";
 
 /** The events of `POST /v1/query`, by name, each with the JSON its `data:` line holds. */
 export const QUERY_EVENTS = {
@@ -24,10 +26,16 @@ export const QUERY_EVENTS = {
     results: z.array(rerankResultSchema.extend({
       doc_id: z.string().optional(),
       title: z.string().optional(),
+      ...totResultFields,
     })),
     discarded: z.array(discardedSchema),
     degraded: z.boolean(),
     warnings: z.array(z.string()).optional(),
+    /** Strategy item: the judging aids; the pseudo-answers are never the pipeline's answer. */
+    iterations: z.array(itemIterationSchema).optional(),
+    stop_reason: z.enum(ITEM_STOP_REASONS).optional(),
+    /** Strategy tot: each level's dimensions, thresholds and candidates. */
+    tree: totTreeSchema.optional(),
   }),
   "answer-delta": answerDeltaSchema,
   "answer-end": answerEndSchema,

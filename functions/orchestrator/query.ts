@@ -49,7 +49,8 @@ export async function runQuery(
 ): Promise<void> {
   const { rerank, sequential, retrieval } = input.pipeline;
   const twoTurn = rerank?.strategy === "two-turn" || rerank?.strategy === "two-turn-relevance";
-  const rubric = () => generateRubric(context, input.query, rerank!.strategy, clock);
+  const rubric = () =>
+    generateRubric(context, input.query, rerank!.strategy, rerank!.weights === "rubric", clock);
   const early = twoTurn && !sequential ? started(rubric()) : undefined;
 
   const fuse = resolveStep("FUSE", context);
@@ -86,6 +87,8 @@ export async function runQuery(
           ...(rerank.weights !== undefined ? { weights: rerank.weights } : {}),
           explain: rerank.explain,
           batch_size: rerank.batch_size,
+          ...(rerank.item ? { item: rerank.item } : {}),
+          ...(rerank.tot ? { tot: rerank.tot } : {}),
         }),
       (result) => result.usage,
     );
@@ -102,7 +105,12 @@ export async function runQuery(
       degraded: rest.degraded || Boolean(generated?.degraded),
       ...(warnings.length ? { warnings } : {}),
     });
-    hits = rest.results.flatMap((result) => hits[result.index] ?? []);
+    // ToT's sentence unit keeps sentences: the answer gets each one, with its passage's metadata.
+    hits = rest.results.flatMap((result) => {
+      const hit = hits[result.index];
+      if (!hit) return [];
+      return typeof result.sentence === "string" ? [{ ...hit, text: result.sentence }] : [hit];
+    });
   } else if (rerank?.strategy === "none") {
     hits = hits.slice(0, rerank.top_n);
   }
@@ -132,6 +140,7 @@ async function generateRubric(
   context: StepContext,
   query: string,
   strategy: string,
+  rubricWeights: boolean,
   clock: StepClock,
 ): Promise<GeneratedRubric> {
   const relevanceOnly = strategy === "two-turn-relevance";
@@ -140,7 +149,7 @@ async function generateRubric(
     return await clock.run(
       "rubric",
       step.via,
-      () => rubricStep(step, context, { query, relevanceOnly }),
+      () => rubricStep(step, context, { query, relevanceOnly, rubricWeights }),
       (generated) => generated.usage,
     );
   } catch (error) {

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { TokenUsage } from "../../shared/llm/chat.ts";
 import type { Pipeline } from "../../shared/pipeline.ts";
 import type { Rubric } from "../../shared/rerank/rubric.ts";
+import type { ItemOptions } from "../../shared/rerank/item-options.ts";
+import type { TotOptions } from "../../shared/rerank/tot/options.ts";
 import { callStep, StepError, streamStep } from "../../shared/steps/call.ts";
 import type { StepContext, StepTransport } from "../../shared/steps/transport.ts";
 import type { SearchHit } from "../../shared/vector/port.ts";
@@ -125,11 +127,13 @@ export type GeneratedRubric = {
 export async function rubricStep(
   transport: StepTransport,
   context: StepContext,
-  options: { query: string; relevanceOnly: boolean },
+  options: { query: string; relevanceOnly: boolean; rubricWeights?: boolean },
 ): Promise<GeneratedRubric> {
   const reply = await callStep(transport, "/v1/rubrics", {
     query: options.query,
     relevance_only: options.relevanceOnly,
+    // Left out, every criterion weighs REBEL's 0.5.
+    ...(options.rubricWeights ? { weights: "rubric" } : {}),
   }, { schema: rubricReplySchema, context, timeoutMs: context.config.steps.timeoutMs });
   return {
     rubric: reply.rubric as Rubric,
@@ -145,9 +149,11 @@ export type RerankBody = {
   strategy: string;
   top_n: number;
   rubric?: Rubric | undefined;
-  weights?: number | Record<string, number> | undefined;
+  weights?: number | Record<string, number> | "rubric" | undefined;
   explain: boolean;
   batch_size: number;
+  item?: ItemOptions | undefined;
+  tot?: TotOptions | undefined;
 };
 
 export type Reranked = z.infer<typeof rerankReplySchema>;

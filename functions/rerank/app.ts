@@ -11,6 +11,10 @@ import { inlineDocumentSchema, querySchema } from "../../shared/schemas.ts";
 import { rerank } from "./rerank.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { cohereRerankResponseSchema, rerankResponseSchema } from "./responses.ts";
+import { itemOptionsSchema } from "../../shared/rerank/item-options.ts";
+import { checkItemRequest } from "./item/validate.ts";
+import { totOptionsSchema } from "../../shared/rerank/tot/options.ts";
+import { checkTotRequest } from "./tot/validate.ts";
 
 const weightSchema = z.number().min(0).max(MAX_WEIGHT, { error: `must be in [0, ${MAX_WEIGHT}]` });
 
@@ -28,11 +32,29 @@ const rerankSchema = z.object({
   }).default("one-turn"),
   top_n: z.number().int().min(1, { error: "must be at least 1" }).optional(),
   rubric: rubricSchema.optional(),
-  weights: z.union([weightSchema, z.record(z.string(), weightSchema)], {
-    error: `must be a number in [0, ${MAX_WEIGHT}] or {criterion: weight}`,
-  }).optional(),
+  weights: z.union([
+    weightSchema,
+    z.record(z.string(), weightSchema),
+    z.literal("rubric"),
+  ], {
+    error: `must be a number in [0, ${MAX_WEIGHT}], {criterion: weight} or "rubric"`,
+  }).optional().meta({
+    description: "Criterion weights. Default: 0.5 each for a generated rubric (REBEL's " +
+      'setting), a given rubric\'s own weights. `"rubric"`: the weights the generated ' +
+      "rubric's model chose (two-turn strategies only).",
+  }),
   explain: z.boolean().default(false),
   batch_size: z.number().int().min(1).max(LIMITS.rerankBatchSize).default(DEFAULT_BATCH_SIZE),
+  item: itemOptionsSchema.optional().meta({
+    description: "Strategy item only (ITEM): `variant` A_s, AR_s (default) or A_r; `answer` " +
+      "explicit (default) or implicit; `judgment` listwise (default) or pointwise (A_s only); " +
+      "`m` iterations, 3 by default, at most 5; `answer_stop` p in (0, 1].",
+  }),
+  tot: totOptionsSchema.optional().meta({
+    description: "Strategy tot only (ToT-RAG): `dimensions.level1` pins two text-quality " +
+      "dimensions, `dimensions.level2` two similarity dimensions (else each level's agent " +
+      "picks); `unit` passage (default) or sentence.",
+  }),
 });
 
 /** Cohere's v2 model names, each a sift strategy. */
@@ -41,6 +63,8 @@ const COHERE_MODELS: Record<string, RerankStrategy> = {
   "sift-two-turn": "two-turn",
   "sift-relevance": "relevance",
   "sift-two-turn-relevance": "two-turn-relevance",
+  "sift-item": "item",
+  "sift-tot": "tot",
 };
 
 const cohereSchema = z.object({
@@ -67,7 +91,17 @@ export function mountRerank(app: Hono<AppEnv>): void {
       summary: "Rerank documents by relevance and secondary criteria (REBEL)",
       description: "`final = relevance + Σ weight · criterion`, computed in code; documents " +
         "below the relevance threshold are discarded. `relevance_score` equals `scores.final`. " +
-        "Only the two-turn strategies take a `rubric`.",
+        "Only the two-turn strategies take a `rubric`. A generated rubric weighs every " +
+        'criterion 0.5, as REBEL does, unless `weights` says otherwise (`"rubric"`: the ' +
+        "weights its model chose). Strategy `item` (ITEM) iterates pseudo-answers and utility " +
+        "judgments (options in `item`): the utility set comes first, `relevance_score` is in " +
+        "(0, 1] and above 0.5 exactly for the utility set, `scores` is null, and the response " +
+        "adds `iterations` and `stop_reason`. Strategy `tot` (ToT-RAG, options in `tot`) " +
+        "screens the candidates through two levels, text quality then similarity to the " +
+        "query, each on two dimensions scored in [0, 1] with a threshold per dimension; " +
+        "`relevance_score` is the mean level-2 score, `scores.criteria` holds the four " +
+        "dimension scores, and the response adds `tree` (sentence unit: each result's " +
+        "`sentence` comes from passage `index`).",
       body: rerankSchema,
       responses: { 200: json("Best first, each with its breakdown", rerankResponseSchema) },
       errors: [502],
@@ -76,6 +110,13 @@ export function mountRerank(app: Hono<AppEnv>): void {
       const body = await readJson(c, rerankSchema, { maxBytes: LIMITS.ingestBodyBytes });
       if (body.rubric && !body.strategy.startsWith("two-turn")) {
         throw new InvalidRequestError("rubric: only the two-turn strategies take a rubric");
+      }
+      checkItemRequest(body);
+      checkTotRequest(body);
+      if (body.weights === "rubric" && !body.strategy.startsWith("two-turn")) {
+        throw new InvalidRequestError(
+          'weights: "rubric" takes a generated rubric\'s weights: only the two-turn strategies have one',
+        );
       }
       return c.json(
         await rerank(
@@ -93,7 +134,10 @@ export function mountRerank(app: Hono<AppEnv>): void {
       tag: "rerank",
       summary: "Rerank, Cohere v2-compatible",
       description: `\`model\` names the strategy: ${Object.keys(COHERE_MODELS).join(", ")}. ` +
-        "Scores are in [0, 1]: the final score over the most the rubric allows.",
+        "Scores are in [0, 1]: the final score over the most the rubric allows; for " +
+        "`sift-item`, the utility set's scores are above 0.5 and the others' below; for " +
+        "`sift-tot`, the mean level-2 (similarity) score, and passages the tree dropped are " +
+        "left out.",
       body: cohereSchema,
       responses: { 200: json("Best first", cohereRerankResponseSchema) },
       errors: [502],
@@ -109,6 +153,8 @@ export function mountRerank(app: Hono<AppEnv>): void {
           }`,
         );
       }
+      checkItemRequest({ strategy, documents: body.documents });
+      checkTotRequest({ strategy, documents: body.documents });
       const reranked = await rerank(c.var.deps, {
         query: body.query,
         documents: body.documents.map((text) => ({ text })),
@@ -118,7 +164,13 @@ export function mountRerank(app: Hono<AppEnv>): void {
         batch_size: DEFAULT_BATCH_SIZE,
       }, c.req.raw.signal);
       // Cohere's scores are in [0, 1]: the final score over the most the rubric allows.
-      const scale = reranked.rubric ? maxFinalScore(reranked.rubric) : 10;
+      // ITEM's scores are in (0, 1] already, the utility set above 0.5 (item/score.ts).
+      // ToT's are the mean level-2 score, in [0, 1] already.
+      const scale = strategy === "item" || strategy === "tot"
+        ? 1
+        : reranked.rubric
+        ? maxFinalScore(reranked.rubric)
+        : 10;
       return c.json({
         id: crypto.randomUUID(),
         results: reranked.results.map((result) => ({

@@ -9,10 +9,19 @@ import type { Rubric } from "../../shared/rerank/rubric.ts";
 import type { Discarded } from "../../shared/rerank/score.ts";
 import type { RerankDocument, RerankStrategy, Scores } from "../../shared/rerank/types.ts";
 import { type ResolvedRubric, twoTurnRubric } from "./two-turn.ts";
+import { rerankItem } from "./item/item.ts";
+import { rerankTot, type TotTree } from "./tot/tot.ts";
+import type { TotOptions } from "../../shared/rerank/tot/options.ts";
+import type {
+  ItemIteration,
+  ItemOptions,
+  ItemStopReason,
+} from "../../shared/rerank/item-options.ts";
 import {
   applyWeights,
   oneTurnRubricWith,
   relevanceOnlyRubric,
+  type WeightsOption,
 } from "../../shared/rerank/weights.ts";
 
 export type RerankRequest = {
@@ -22,9 +31,14 @@ export type RerankRequest = {
   top_n?: number | undefined;
   /** For two-turn strategies: use this rubric instead of generating one. */
   rubric?: Rubric | undefined;
-  weights?: number | Record<string, number> | undefined;
+  /** Default: 0.5 for a generated rubric's criteria, a given rubric's own weights. */
+  weights?: WeightsOption | undefined;
   explain: boolean;
   batch_size: number;
+  /** For strategy item: its options (defaults: AR_s, explicit, listwise, m = 3). */
+  item?: ItemOptions | undefined;
+  /** For strategy tot: pinned dimensions per level and the unit (passage by default). */
+  tot?: TotOptions | undefined;
 };
 
 export type RerankResultItem = {
@@ -35,6 +49,9 @@ export type RerankResultItem = {
   scores: (Omit<Scores, "relevance"> & { relevance: number | null }) | null;
   reason?: string;
   degraded?: true;
+  /** Strategy tot, sentence unit: the kept sentence and its index among `tree.sentences`. */
+  sentence?: string;
+  candidate?: number;
 };
 
 export type RerankResponse = {
@@ -44,6 +61,11 @@ export type RerankResponse = {
   usage: { tokens_in: number; tokens_out: number; llm_calls: number; cached: boolean };
   degraded: boolean;
   warnings?: string[];
+  /** Strategy item: each iteration (pseudo-answer, ranking, utility set) and why it stopped. */
+  iterations?: ItemIteration[];
+  stop_reason?: ItemStopReason;
+  /** Strategy tot: each level's dimensions, thresholds and candidates. */
+  tree?: TotTree;
 };
 
 const RESULT_TTL_SECONDS = 24 * 3600;
@@ -69,7 +91,12 @@ async function resolveRubric(
       degraded: false,
     };
   }
-  return await twoTurnRubric(deps, { ...request, strategy: request.strategy }, signal);
+  const strategy = request.strategy;
+  // Strategies with their own scoring path (item, tot) are dispatched before a rubric is needed.
+  if (strategy !== "two-turn" && strategy !== "two-turn-relevance") {
+    throw new Error(`strategy ${strategy} scores without a rubric`);
+  }
+  return await twoTurnRubric(deps, { ...request, strategy }, signal);
 }
 
 /**
@@ -103,6 +130,8 @@ export async function rerank(
       degraded: false,
     };
   }
+  if (request.strategy === "item") return await rerankItem(deps, request, signal);
+  if (request.strategy === "tot") return await rerankTot(deps, request, signal);
   const resolved = await resolveRubric(deps, request, signal);
   const key = `rerank:${await sha256Hex(JSON.stringify({
     query: request.query,

@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { discardedSchema, rerankResultSchema, rubricBodySchema } from "../../shared/responses.ts";
+import { ITEM_STOP_REASONS, itemIterationSchema } from "../../shared/rerank/item-options.ts";
+import { totResultFields, totTreeSchema } from "../../shared/rerank/tot/schema.ts";
 
 /** `POST /v1/rerank`. */
 export const rerankResponseSchema = z.object({
-  results: z.array(rerankResultSchema).meta({ description: "Best first, at most `top_n`" }),
+  results: z.array(rerankResultSchema.extend(totResultFields)).meta({
+    description: "Best first, at most `top_n`",
+  }),
   discarded: z.array(discardedSchema).meta({
     description: "Documents below the rubric's relevance threshold",
   }),
@@ -18,6 +22,15 @@ export const rerankResponseSchema = z.object({
     description: "True when a batch kept retrieval order because its scoring failed",
   }),
   warnings: z.array(z.string()).optional(),
+  iterations: z.array(itemIterationSchema).optional().meta({
+    description: "Strategy item: each iteration's pseudo-answer, ranking and utility set",
+  }),
+  stop_reason: z.enum(ITEM_STOP_REASONS).optional().meta({
+    description: "Strategy item: why the iterations stopped",
+  }),
+  tree: totTreeSchema.optional().meta({
+    description: "Strategy tot: each level's dimensions, thresholds and candidates",
+  }),
 });
 
 /** `POST /v2/rerank`: Cohere v2's shape. */

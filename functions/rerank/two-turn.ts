@@ -1,7 +1,7 @@
 import type { Deps } from "../../shared/runtime.ts";
 import type { Rubric } from "../../shared/rerank/rubric.ts";
 import { defaultRubric, generateRubric } from "../../shared/rerank/generate-rubric.ts";
-import { applyWeights } from "../../shared/rerank/weights.ts";
+import { applyWeights, type WeightsOption } from "../../shared/rerank/weights.ts";
 
 export type ResolvedRubric = {
   rubric: Rubric;
@@ -17,7 +17,8 @@ export type ResolvedRubric = {
  * REBEL two-turn, first half: the rubric the second turn scores with. A
  * given rubric is used as is; otherwise one is generated for the query
  * (`two-turn`: secondary criteria; `two-turn-relevance`: a query-specific
- * definition of relevance only). The second turn is the shared scoring path
+ * definition of relevance only), its criteria weighted 0.5 as in REBEL
+ * unless `weights` is `"rubric"` (the generated weights) or overrides them. The second turn is the shared scoring path
  * in `shared/rerank/batch.ts`, the same as one-turn's.
  */
 export async function twoTurnRubric(
@@ -26,7 +27,7 @@ export async function twoTurnRubric(
     query: string;
     strategy: "two-turn" | "two-turn-relevance";
     rubric?: Rubric | undefined;
-    weights?: number | Record<string, number> | undefined;
+    weights?: WeightsOption | undefined;
   },
   signal: AbortSignal | undefined,
 ): Promise<ResolvedRubric> {
@@ -36,7 +37,11 @@ export async function twoTurnRubric(
     const relevanceOnly = request.strategy === "two-turn-relevance";
     let generated;
     try {
-      generated = await generateRubric(deps, request.query, { relevanceOnly, signal });
+      generated = await generateRubric(deps, request.query, {
+        relevanceOnly,
+        rubricWeights: request.weights === "rubric",
+        signal,
+      });
     } catch (error) {
       // Like a failed rerank batch, a failed rubric call degrades instead of failing the request.
       if (signal?.aborted) throw error;

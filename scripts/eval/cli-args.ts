@@ -5,7 +5,8 @@ export const USAGE = `Usage: deno task eval --dataset <dir|questions.jsonl> [opt
   --dataset <path>          a folder with questions.jsonl (and corpus.jsonl, ingested first),
                             or a questions .jsonl evaluated against what --namespace holds
   --variants <list>         comma-separated: none, one-turn, two-turn, relevance,
-                            two-turn-relevance, each optionally +fusion (default none,one-turn)
+                            two-turn-relevance, item, tot, each optionally +fusion
+                            (default none,one-turn)
   --limit <n>               only the first n questions
   --out <dir>               where report.json and report.html go (default eval-report)
   --namespace <ns>          index namespace (default eval-<dataset name>)
@@ -13,6 +14,8 @@ export const USAGE = `Usage: deno task eval --dataset <dir|questions.jsonl> [opt
                             the unfinished run in --out, else a new id)
   --games-per-query <n>     pairs of variants judged per question (default every pair)
   --concurrency <n>         questions in flight (default 2)
+  --repeat <n>              runs per question (default 1; REBEL ran 10): each run after the
+                            first asks the model again, and the intervals cover all runs
   --history <file>          run history (default <parent of --out>/eval-history.json)`;
 
 export type CliOptions = {
@@ -24,6 +27,7 @@ export type CliOptions = {
   runId?: string;
   gamesPerQuery?: number;
   concurrency?: number;
+  repeat?: number;
   history?: string;
 };
 
@@ -53,6 +57,7 @@ export function parseCliArgs(args: string[], base: string): CliOptions | "help" 
       "run-id": { type: "string" },
       "games-per-query": { type: "string" },
       concurrency: { type: "string" },
+      repeat: { type: "string" },
       history: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -62,6 +67,8 @@ export function parseCliArgs(args: string[], base: string): CliOptions | "help" 
   const limit = positive("limit", values.limit);
   const games = positive("games-per-query", values["games-per-query"]);
   const concurrency = positive("concurrency", values.concurrency);
+  const repeat = positive("repeat", values.repeat);
+  if (repeat === 0) throw new Error("--repeat must be at least 1");
   return {
     dataset: resolvePath(values.dataset, base),
     variants: values.variants,
@@ -71,6 +78,7 @@ export function parseCliArgs(args: string[], base: string): CliOptions | "help" 
     ...(values["run-id"] ? { runId: values["run-id"] } : {}),
     ...(games !== undefined ? { gamesPerQuery: games } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(repeat !== undefined ? { repeat } : {}),
     ...(values.history ? { history: resolvePath(values.history, base) } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { CacheStore } from "./port.ts";
+import { prefixedStore } from "./prefixed.ts";
 
 export type CacheErrorReporter = (operation: string, key: string, error: unknown) => void;
 
@@ -31,6 +32,18 @@ export class ResilientCache {
     this.store = store;
     this.#inflight = options.inflight ?? new Map();
     this.#report = options.onError ?? logCacheError;
+  }
+
+  /**
+   * This cache under a key space of its own (every key prefixed), sharing
+   * the in-flight map and error reporting: what a request that must not be
+   * served earlier results (a repeated evaluation run) uses.
+   */
+  withKeyPrefix(prefix: string): ResilientCache {
+    return new ResilientCache(prefixedStore(this.store, prefix), {
+      inflight: this.#inflight,
+      onError: this.#report,
+    });
   }
 
   async get<T>(key: string): Promise<T | undefined> {

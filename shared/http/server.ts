@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import type { Config } from "../config.ts";
 import { loadDemoCorpus } from "../demo/loader.ts";
 import { NotFoundError, SiftError, toErrorBody } from "../errors.ts";
+import { CACHE_SCOPE_HEADER, cacheScopeOf, cacheScopePrefix } from "../cache/scope.ts";
 import type { Deps, Runtime } from "../runtime.ts";
 import type { StepName } from "../steps/names.ts";
 import type { FetchHandler, StepContext } from "../steps/transport.ts";
@@ -87,7 +88,11 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   app.use("*", async (c, next) => {
     const env = c.env ?? {};
     const config = runtime.config(env);
-    const deps = runtime.deps(config, env);
+    const cacheScope = cacheScopeOf(c.req.header(CACHE_SCOPE_HEADER));
+    const shared = runtime.deps(config, env);
+    const deps = cacheScope
+      ? { ...shared, cache: shared.cache.withKeyPrefix(cacheScopePrefix(cacheScope)) }
+      : shared;
     const requestId = requestIdOf(c);
     const executionCtx = executionCtxOf(c);
     // Marked so the rate limit counts only the outer request, never its steps.
@@ -99,7 +104,7 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
       env,
       config,
       local: Object.fromEntries(options.serves.map((name) => [name, local])),
-      headers: { authorization: c.req.header("authorization"), requestId },
+      headers: { authorization: c.req.header("authorization"), requestId, cacheScope },
       signal: c.req.raw.signal,
     });
     c.header("x-request-id", requestId);

@@ -8,6 +8,7 @@ import type { LlmContext } from "../llm/client.ts";
 import { promptTag, renderTemplate } from "../llm/prompt.ts";
 import { renderRerankSystem } from "./render.ts";
 import { repairRubric, type Rubric, rubricDraftSchema } from "./rubric.ts";
+import { scoringWeights } from "./weights.ts";
 
 /** What the model is asked for: plain types only, checked and repaired after parsing. */
 export const rubricLlmSchema = z.object({
@@ -58,15 +59,22 @@ export function defaultRubric(query: string, relevanceOnly: boolean): Rubric {
  * with definitions and weights (or, `relevanceOnly`, a query-specific
  * definition of relevance). The model's rubric is validated and repaired,
  * never trusted; an unusable one is replaced by the default and flagged
- * `degraded`. Cached per normalized query, prompt version and model.
+ * `degraded`. Every criterion weighs REBEL's 0.5 unless `rubricWeights`
+ * asks for the weights the model wrote. Cached per normalized query, prompt
+ * version and model, with the model's weights: both choices share one call.
  */
 export async function generateRubric(
   deps: { llm: LlmContext; cache: ResilientCache },
   query: string,
-  options: { relevanceOnly?: boolean; signal?: AbortSignal | undefined } = {},
+  options: {
+    relevanceOnly?: boolean;
+    rubricWeights?: boolean | undefined;
+    signal?: AbortSignal | undefined;
+  } = {},
 ): Promise<GeneratedRubric> {
   const relevanceOnly = options.relevanceOnly ?? false;
   const prompt = relevanceOnly ? rubricRelevancePrompt : rubricPrompt;
+  const weigh = (rubric: Rubric) => scoringWeights(rubric, options.rubricWeights ?? false);
   const render = (rubric: Rubric) =>
     renderRerankSystem(rubric, { structured: deps.llm.structuredOutputs, explain: false });
   const key = `rubric:${promptTag(prompt)}:${deps.llm.model}:${await sha256Hex(
@@ -74,9 +82,11 @@ export async function generateRubric(
   )}`;
   const cached = await deps.cache.get<{ rubric: Rubric; repairs: string[] }>(key);
   if (cached) {
+    const rubric = weigh(cached.rubric);
     return {
-      ...cached,
-      prompt: render(cached.rubric),
+      rubric,
+      repairs: cached.repairs,
+      prompt: render(rubric),
       cached: true,
       degraded: false,
       usage: { tokens_in: 0, tokens_out: 0 },
@@ -104,9 +114,11 @@ export async function generateRubric(
     };
   }
   await deps.cache.set(key, repaired, { ttlSeconds: RUBRIC_TTL_SECONDS });
+  const rubric = weigh(repaired.rubric);
   return {
-    ...repaired,
-    prompt: render(repaired.rubric),
+    rubric,
+    repairs: repaired.repairs,
+    prompt: render(rubric),
     cached: false,
     degraded: false,
     usage: reply.usage,

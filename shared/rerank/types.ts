@@ -23,11 +23,22 @@ export type Judgment = {
   reason?: string | undefined;
 };
 
-export type RerankStrategy = "one-turn" | "two-turn" | "relevance" | "two-turn-relevance" | "none";
+export type RerankStrategy =
+  | "one-turn"
+  | "two-turn"
+  | "relevance"
+  | "two-turn-relevance"
+  | "none"
+  /** ITEM's iterative utility judgments (paper 002): `functions/rerank/item/`. */
+  | "item"
+  /** ToT-RAG's two-level tree of evaluation dimensions (paper 003): `functions/rerank/tot/`. */
+  | "tot";
 export const RERANK_STRATEGIES: readonly RerankStrategy[] = [
   "one-turn",
   "two-turn",
   "relevance",
   "two-turn-relevance",
   "none",
+  "item",
+  "tot",
 ];

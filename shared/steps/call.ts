@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { SiftError } from "../errors.ts";
 import { readServerSentEvents, type ServerSentEvent } from "../http/event-reader.ts";
+import { CACHE_SCOPE_HEADER } from "../cache/scope.ts";
 import type { StepContext, StepTransport } from "./transport.ts";
 
 /**
@@ -68,6 +69,7 @@ function buildRequest(
 ): Request {
   const headers = new Headers({ "x-request-id": context.headers.requestId });
   if (context.headers.authorization) headers.set("authorization", context.headers.authorization);
+  if (context.headers.cacheScope) headers.set(CACHE_SCOPE_HEADER, context.headers.cacheScope);
   if (body === undefined) return new Request(`${transport.base}${path}`, { headers, signal });
   headers.set("content-type", "application/json");
   return new Request(`${transport.base}${path}`, {

@@ -21,8 +21,15 @@ export type StepContext = {
   config: Config;
   /** The functions bundled with this app, reachable without leaving the process. */
   local: Partial<Record<StepName, FetchHandler>>;
-  /** Forwarded on every step call: the caller's credentials and the request's id. */
-  headers: { authorization?: string | undefined; requestId: string };
+  /**
+   * Forwarded on every step call: the caller's credentials, the request's id,
+   * and its cache scope (`x-sift-cache-scope`) when it has one.
+   */
+  headers: {
+    authorization?: string | undefined;
+    requestId: string;
+    cacheScope?: string | undefined;
+  };
   /** Aborts when the caller goes away. */
   signal: AbortSignal;
 };

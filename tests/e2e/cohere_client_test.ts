@@ -87,3 +87,22 @@ Deno.test("the cohere-ai client surfaces an unknown model as its BadRequestError
     },
   );
 });
+
+Deno.test("the cohere-ai client gets a ToT-RAG ranking from sift-tot, scored by mean level-2 similarity", async () => {
+  await using sift = serveSift({ DEMO_CORPUS: "false" });
+  const response = await cohereClient(sift.url).rerank({
+    model: "sift-tot",
+    query: RERANK_QUERY,
+    documents: DOCUMENTS,
+  });
+  const indices = response.results.map((result) => result.index);
+  // The tree drops documents: the ones left are unique, in range and best first.
+  assert.ok(indices.length >= 1 && indices.length < DOCUMENTS.length, `${indices}`);
+  assert.equal(new Set(indices).size, indices.length);
+  for (const index of indices) assert.ok(Number.isInteger(index) && index < DOCUMENTS.length);
+  const scores = response.results.map((result) => result.relevanceScore);
+  assert.ok(scores.every((score) => score >= 0 && score <= 1), `${scores}`);
+  assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+  assert.equal(RERANK_DOCUMENTS[indices[0]!]!.id, "bm25-paper");
+  assert.ok(!indices.some((index) => RERANK_DOCUMENTS[index]!.id === "cats"));
+});

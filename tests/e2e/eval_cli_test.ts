@@ -18,12 +18,13 @@ async function evalCommand(): Promise<string[]> {
   return ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "scripts/eval.ts"];
 }
 
-async function runEval(out: string, dataDir: string) {
+async function runEval(out: string, dataDir: string, extra: string[] = []) {
   const command = new Deno.Command(Deno.execPath(), {
     args: [
       ...await evalCommand(),
       ...["--dataset", "../shared/datasets/aragog", "--variants", "none,one-turn", "--limit", "5"],
       ...["--out", out],
+      ...extra,
     ],
     cwd: ROOT,
     clearEnv: true,
@@ -81,10 +82,18 @@ Deno.test({
           html.includes('id="chart-precision-similarity"'),
       );
 
-      const second = await runEval(`${directory}/second`, `${directory}/data`);
+      // Each question twice: still the same questions, so it compares with the first run.
+      const second = await runEval(`${directory}/second`, `${directory}/data`, ["--repeat", "2"]);
       assert.equal(second.code, 0, second.stderr);
       assert.match(second.stderr, /corpus already in namespace eval-aragog/);
+      assert.match(second.stderr, /× none,one-turn × 2 runs/);
       const again = JSON.parse(await Deno.readTextFile(`${directory}/second/report.json`));
+      assert.equal(again.config.repeat, 2);
+      assert.equal(again.dataset.questions, 5);
+      assert.equal(again.queries.length, 10);
+      assert.equal(again.win_rates.total_games, 10);
+      assert.match(again.config.ci, /bootstrap/);
+      assert.ok(again.summary.every((variant: { runs: number }) => variant.runs === 10));
       assert.equal(again.comparison.first_run, false);
       assert.equal(again.comparison.previous_run_id, report.run_id);
       const history = JSON.parse(await Deno.readTextFile(`${directory}/eval-history.json`));

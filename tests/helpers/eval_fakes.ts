@@ -1,6 +1,6 @@
 import type { Verdict } from "../../shared/judge/types.ts";
 import { eloTournament } from "../../shared/metrics/elo.ts";
-import type { EvalSteps } from "../../functions/evaluate/steps.ts";
+import type { EvalSteps, StepCall } from "../../functions/evaluate/steps.ts";
 import type { VariantRun } from "../../functions/evaluate/types.ts";
 
 /** How good each strategy pretends to be (the fake's ground truth), 0-1. */
@@ -36,7 +36,14 @@ export function fakeSteps(options: FakeStepsOptions = {}) {
   const calls: string[] = [];
   const completed: string[] = [];
   const strategyOf = (answer: string) => answer.match(/^\[([\w-]+)(\+fusion)?\]/)?.[1] ?? "none";
-  const step = async <T>(unit: string, signal: AbortSignal | undefined, make: () => T) => {
+  /** Calls are recorded by unit; a repeated run's also name their cache scope (`...@repeat-2`). */
+  const step = async <T>(
+    name: string,
+    signal: AbortSignal | undefined,
+    make: () => T,
+    call?: StepCall,
+  ) => {
+    const unit = call?.cacheScope ? `${name}@${call.cacheScope}` : name;
     calls.push(unit);
     await pause(options.delayMs ?? 0, signal);
     if (options.failOn?.(unit)) throw new Error(`fake failure in ${unit}`);
@@ -44,7 +51,7 @@ export function fakeSteps(options: FakeStepsOptions = {}) {
     return make();
   };
   const steps: EvalSteps = {
-    runVariant: (_deps, { query, pipeline }, signal) => {
+    runVariant: (_deps, { query, pipeline }, signal, call) => {
       const name = (pipeline.rerank?.strategy ?? "none") +
         (pipeline.retrieval.fusion ? "+fusion" : "");
       return step(`run:${query}:${name}`, signal, (): VariantRun => {
@@ -54,7 +61,11 @@ export function fakeSteps(options: FakeStepsOptions = {}) {
           answer,
           answered: !/unanswerable/i.test(query),
           citations: 1,
-          retrieved: [{ id: "doc-a#0", doc_id: "doc-a", score: 1 }],
+          // doc-a#0 is also kept; doc-z#0 is judged only for RAGElo's MRR@5.
+          retrieved: [
+            { id: "doc-a#0", doc_id: "doc-a", score: 1, text: "doc-a passage 0" },
+            { id: "doc-z#0", doc_id: "doc-z", score: 0.5, text: "doc-z passage" },
+          ],
           kept: ["doc-a", "doc-b", "doc-c"].map((doc, i) => ({
             id: `${doc}#0`,
             doc_id: doc,
@@ -75,9 +86,9 @@ export function fakeSteps(options: FakeStepsOptions = {}) {
           chars_per_second: answer.length / (total / 1000),
           degraded: false,
         };
-      });
+      }, call);
     },
-    judgeRetrieval: (_deps, { query, documents }, signal) =>
+    judgeRetrieval: (_deps, { query, documents }, signal, call) =>
       step(`retrieval:${query}:${documents.map((d) => d.id).join(",")}`, signal, () => ({
         judgments: documents.map((_, index) => ({
           index,
@@ -87,15 +98,15 @@ export function fakeSteps(options: FakeStepsOptions = {}) {
         precision: 1,
         degraded: false,
         usage: { tokens_in: 0, tokens_out: 0 },
-      })),
-    answerSimilarity: (_deps, { answer }, signal) =>
+      }), call),
+    answerSimilarity: (_deps, { answer }, signal, call) =>
       step(`similarity:${answer}`, signal, () => ({
         score: 5 * (QUALITY[strategyOf(answer)] ?? 0.5),
         reason: "fake",
         degraded: false,
         usage: { tokens_in: 0, tokens_out: 0 },
-      })),
-    judgeAnswer: (_deps, { answer }, signal) =>
+      }), call),
+    judgeAnswer: (_deps, { answer }, signal, call) =>
       step(`answer:${answer}`, signal, () => {
         const grade = Math.round(2 * (QUALITY[strategyOf(answer)] ?? 0.5));
         return {
@@ -104,8 +115,8 @@ export function fakeSteps(options: FakeStepsOptions = {}) {
           degraded: false,
           usage: { tokens_in: 0, tokens_out: 0 },
         };
-      }),
-    judgePairwise: (_deps, { answer_a, answer_b }, signal) =>
+      }, call),
+    judgePairwise: (_deps, { answer_a, answer_b }, signal, call) =>
       step(`game:${answer_a}|${answer_b}`, signal, () => {
         const [a, b] = [QUALITY[strategyOf(answer_a)] ?? 0.5, QUALITY[strategyOf(answer_b)] ?? 0.5];
         // Close calls go to whichever answer is shown first: position bias, reconciled to a tie.
@@ -119,7 +130,7 @@ export function fakeSteps(options: FakeStepsOptions = {}) {
           degraded: false,
           usage: { tokens_in: 0, tokens_out: 0 },
         };
-      }),
+      }, call),
     eloTournament: (games, settings) => eloTournament(games, { ...settings, bootstrap: 200 }),
   };
   return { steps, calls, completed };

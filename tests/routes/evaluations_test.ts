@@ -204,3 +204,46 @@ Deno.test("a queued evaluation runs a slice of questions per message, then write
   const again = await post(`/v1/evaluations/${id}/continue`, { from: 0 });
   assert.deepEqual(await again.json(), { id, status: "done" });
 });
+
+Deno.test("POST /v1/evaluations with repeat runs each question again, asking the model anew", async () => {
+  const { request, background } = await ingested();
+  const refused = await request("/v1/evaluations", {
+    dataset: { questions: QUESTIONS },
+    repeat: 21,
+  });
+  assert.equal(refused.status, 400);
+  assert.match((await refused.json()).error.message, /^repeat: /);
+
+  const started = await request("/v1/evaluations", {
+    dataset: { questions: QUESTIONS.slice(0, 1) },
+    variants: ["one-turn"],
+    namespace: "evals",
+    repeat: 2,
+    // One at a time: the second run starts after the first filled the caches.
+    concurrency: 1,
+  });
+  assert.equal(started.status, 202);
+  await Promise.all(background);
+  const { report_url } = await started.json();
+  const report = await (await request(`${report_url}?format=json`)).json();
+  assert.equal(report.config.repeat, 2);
+  assert.deepEqual(report.queries.map((query: { repetition: number }) => query.repetition), [1, 2]);
+  const rerankTokens = report.queries.map((query: {
+    variants: Record<string, { run: { steps: { name: string; tokens_in: number }[] } }>;
+  }) => query.variants["one-turn"]!.run.steps.find((step) => step.name === "rerank")!.tokens_in);
+  assert.ok(
+    rerankTokens[0] > 0 && rerankTokens[1] > 0,
+    `not served from the cache: ${rerankTokens}`,
+  );
+  // RAGElo's MRR@5 from the judged retrieved passages, beside the kept-list figure.
+  const [summary] = report.summary;
+  assert.equal(summary.runs, 2);
+  assert.equal(summary.mrr_at_5.n, 2);
+  assert.equal(summary.kept_mrr.n, 2);
+  const { run, retrieval } = report.queries[0].variants["one-turn"];
+  assert.ok(run.retrieved.length > run.kept.length, "more retrieved than kept");
+  assert.equal(retrieval.retrieved_judgments.length, Math.min(5, run.retrieved.length));
+  assert.ok(retrieval.judgments.length <= 3);
+  assert.ok(Array.isArray(report.elo_first_order));
+  assert.ok("both_orders" in report.tie_rates);
+});

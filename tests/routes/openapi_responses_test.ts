@@ -152,6 +152,30 @@ Deno.test("every documented JSON and event-stream reply matches its schema", asy
   await post("/v1/rerank", { query: QUERY, documents: DOCUMENTS, strategy: "two-turn" });
   await post("/v1/rerank", { query: QUERY, documents: DOCUMENTS, strategy: "none" });
   await post("/v2/rerank", { model: "sift-relevance", query: QUERY, documents: ["a", "b"] });
+  await post("/v1/rerank", { query: QUERY, documents: DOCUMENTS, strategy: "item" });
+  await post("/v1/rerank", {
+    query: QUERY,
+    documents: DOCUMENTS,
+    strategy: "item",
+    item: { variant: "A_s", judgment: "pointwise", answer: "implicit", m: 2, answer_stop: 0.9 },
+  });
+  await post("/v2/rerank", { model: "sift-item", query: QUERY, documents: ["a b.", "b c."] });
+  await post("/v1/query", {
+    query: QUERY,
+    pipeline: { rerank: { strategy: "item", item: { variant: "A_r" } } },
+  });
+  await post("/v1/rerank", { query: QUERY, documents: DOCUMENTS, strategy: "tot" });
+  await post("/v1/rerank", {
+    query: QUERY,
+    documents: DOCUMENTS,
+    strategy: "tot",
+    tot: { unit: "sentence", dimensions: { level1: ["fluency", "novelty"] } },
+  });
+  await post("/v2/rerank", { model: "sift-tot", query: QUERY, documents: ["a b.", "b c."] });
+  await post("/v1/query", {
+    query: QUERY,
+    pipeline: { rerank: { strategy: "tot", tot: { unit: "sentence" } } },
+  });
   await post("/v1/answer", { query: QUERY, documents: DOCUMENTS });
   await post("/v1/answer", { query: QUERY, documents: DOCUMENTS, stream: true });
   await post("/v1/query", { query: QUERY });

@@ -135,3 +135,37 @@ Deno.test("POST /v1/query over the demo corpus answers a question about sift", a
   assert.equal(answer.answered, true);
   assert.ok(answer.citations.length > 0);
 });
+
+Deno.test('POST /v1/query two-turn weighs criteria 0.5 unless the pipeline asks for weights: "rubric"', async () => {
+  const { post } = await appWithCorpus();
+  const query = "How do BM25 and dense retrieval differ?";
+  const rubricOf = async (rerank: Record<string, unknown>) => {
+    const events = await readEvents(await post("/v1/query", { query, pipeline: { rerank } }));
+    const found = events.find((event) => event.event === "rubric-end");
+    assert.ok(found, events.map((event) => event.event).join(","));
+    const reranked = events.find((event) => event.event === "rerank-end")!.data as {
+      results: { scores: { relevance: number; criteria: Record<string, number>; final: number } }[];
+    };
+    const { rubric } = found.data as { rubric: { criteria: { name: string; weight: number }[] } };
+    // The rerank scored with the weights the rubric-end event shows.
+    for (const { scores } of reranked.results) {
+      const weighted = rubric.criteria.reduce(
+        (sum, c) => sum + c.weight * scores.criteria[c.name]!,
+        scores.relevance,
+      );
+      assert.ok(Math.abs(scores.final - weighted) < 1e-9);
+    }
+    return rubric.criteria.map((c) => c.weight);
+  };
+  const paper = await rubricOf({ strategy: "two-turn" });
+  assert.ok(paper.length > 0 && paper.every((weight) => weight === 0.5), `${paper}`);
+  const own = await rubricOf({ strategy: "two-turn", weights: "rubric" });
+  assert.ok(own.some((weight) => weight !== 0.5), `${own}`);
+
+  const refused = await post("/v1/query", {
+    query,
+    pipeline: { rerank: { strategy: "one-turn", weights: "rubric" } },
+  });
+  assert.equal(refused.status, 400);
+  assert.match((await refused.json() as ErrorBody).error.message, /^pipeline\.rerank\.weights: /);
+});

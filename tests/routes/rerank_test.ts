@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { oneTurnRubric } from "../../prompts/rerank-one-turn.ts";
+import { rubricFor } from "../../shared/llm/offline/tasks/rubric.ts";
 import { type Env, type ErrorBody, readEvents, testApp, withoutErrorLogs } from "./helpers.ts";
 import { RERANK_DOCUMENTS, RERANK_QUERY } from "./rerank_corpus.ts";
 
@@ -166,21 +167,73 @@ Deno.test("POST /v1/rerank explain: true gives each kept document a one-line rea
   }
 });
 
-Deno.test("POST /v1/rerank two-turn generates a rubric and scores with its weights", async () => {
+Deno.test("POST /v1/rerank two-turn generates a rubric and weighs every criterion 0.5, as REBEL does", async () => {
   const body = await rerank({ strategy: "two-turn" });
   assertWellFormed(body, RERANK_DOCUMENTS.length);
   assert.equal(body.usage.llm_calls, 3, "one rubric call and two batches");
   const rubric = body.rubric!;
   assert.ok(rubric.criteria.length >= 1 && rubric.criteria.length <= 8);
   assert.ok(rubric.criteria.some((c) => c.name === "comparative_coverage"), "a comparison query");
-  for (const criterion of rubric.criteria) {
-    assert.ok(criterion.weight >= 0 && criterion.weight <= 2);
-  }
+  assert.deepEqual(rubric.criteria.map((c) => c.weight), rubric.criteria.map(() => 0.5));
   assert.ok(body.results.length > 0);
   for (const result of body.results) {
     assertFinalFromParts(result, weightsOf(rubric));
     assert.ok(result.scores!.relevance! >= rubric.relevance_threshold);
   }
+});
+
+Deno.test('POST /v1/rerank two-turn with weights: "rubric" scores with the weights the rubric model chose', async () => {
+  const { post } = testApp();
+  const ask = async (weights?: unknown) => {
+    const response = await post("/v1/rerank", {
+      query: RERANK_QUERY,
+      documents: RERANK_DOCUMENTS,
+      strategy: "two-turn",
+      ...(weights === undefined ? {} : { weights }),
+    });
+    assert.equal(response.status, 200, await response.clone().text());
+    return await response.json() as RerankBody;
+  };
+  const paper = await ask();
+  const own = await ask("rubric");
+  assert.equal(own.usage.llm_calls, 2, "the rubric comes from the cache the first call filled");
+  assert.deepEqual(
+    own.rubric!.criteria.map((c) => c.name),
+    paper.rubric!.criteria.map((c) => c.name),
+  );
+  // Exactly what the offline meta prompt wrote for this query.
+  const written = rubricFor(RERANK_QUERY).criteria.map((c) => [c.name, c.weight]);
+  assert.deepEqual(own.rubric!.criteria.map((c) => [c.name, c.weight]), written);
+  assert.ok(own.rubric!.criteria.some((c) => c.weight !== 0.5), "the model's weights, not 0.5");
+  for (const result of own.results) assertFinalFromParts(result, weightsOf(own.rubric!));
+  // Numbers and objects still override whichever weights the rubric has.
+  const flat = await ask(1);
+  assert.ok(flat.rubric!.criteria.every((c) => c.weight === 1));
+  const one = await ask({ comparative_coverage: 2 });
+  assert.equal(one.rubric!.criteria.find((c) => c.name === "comparative_coverage")!.weight, 2);
+  assert.ok(
+    one.rubric!.criteria.filter((c) => c.name !== "comparative_coverage")
+      .every((c) => c.weight === 0.5),
+  );
+});
+
+Deno.test('POST /v1/rerank answers 400 for weights: "rubric" without a generated rubric, or another word', async () => {
+  for (const strategy of ["one-turn", "relevance", "none"]) {
+    const message = await expectBadRequest("/v1/rerank", {
+      query: RERANK_QUERY,
+      documents: RERANK_DOCUMENTS,
+      strategy,
+      weights: "rubric",
+    });
+    assert.match(message, /^weights: "rubric" .*two-turn/, strategy);
+  }
+  const message = await expectBadRequest("/v1/rerank", {
+    query: RERANK_QUERY,
+    documents: RERANK_DOCUMENTS,
+    strategy: "two-turn",
+    weights: "model",
+  });
+  assert.match(message, /^weights: /);
 });
 
 Deno.test("POST /v1/rerank two-turn with a given rubric uses it as is, without a rubric call", async () => {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { rubricFor } from "../../shared/llm/offline/tasks/rubric.ts";
 import { rubricSchema } from "../../shared/rerank/rubric.ts";
 import { type ErrorBody, testApp } from "./helpers.ts";
 
@@ -132,4 +133,25 @@ Deno.test("POST /v1/rubrics rejects a missing query and a non-boolean relevance_
     assert.equal(response.status, 400);
     assert.match((await response.json() as ErrorBody).error.message, expected);
   }
+});
+
+Deno.test('POST /v1/rubrics weighs every criterion 0.5 unless weights: "rubric" keeps the model\'s', async () => {
+  const { post } = testApp();
+  const paper = await rubrics(post, { query: QUERY });
+  assert.deepEqual(
+    paper.rubric.criteria.map((c) => c.weight),
+    paper.rubric.criteria.map(() => 0.5),
+  );
+  assert.ok(paper.prompt.includes("weight 0.5"));
+  const own = await rubrics(post, { query: QUERY, weights: "rubric" });
+  assert.equal(own.cached, true, "one model call serves both");
+  const written = rubricFor(QUERY).criteria.map((c) => [c.name, c.weight]);
+  assert.deepEqual(own.rubric.criteria.map((c) => [c.name, c.weight]), written);
+  assert.ok(written.some(([, weight]) => weight !== 0.5), "the offline model writes other weights");
+  for (const criterion of own.rubric.criteria) {
+    assert.ok(own.prompt.includes(`weight ${criterion.weight}`), criterion.name);
+  }
+  const response = await post("/v1/rubrics", { query: QUERY, weights: 1 });
+  assert.equal(response.status, 400);
+  assert.match((await response.json() as ErrorBody).error.message, /^weights: /);
 });

@@ -203,3 +203,20 @@ Deno.test({
     assert.equal(results[0]!.doc_id, "volcano");
   },
 });
+
+Deno.test("POST /v1/fuse puts x10 above x0 when they tie exactly (best rank, then first appearance)", async () => {
+  const { post } = testApp();
+  const rankings = [
+    ["x10", "x3", "x0"],
+    ["x10", "x0", "x3"],
+    ["x0", "x10", "x3"],
+    ["x0", "x3", "x10"],
+  ];
+  for (const body of [{ rankings }, { rankings, weights: [1, 1, 1, 1], rrf_k: 60 }]) {
+    const response = await post("/v1/fuse", body);
+    assert.equal(response.status, 200);
+    const { results }: PureFusionBody = await response.json();
+    assert.deepEqual(results.map((item) => item.id), ["x10", "x0", "x3"]);
+    assert.equal(results[0]!.rrf_score, results[1]!.rrf_score);
+  }
+});

@@ -37,12 +37,18 @@ Deno.test("meanInterval is mean ± t · s/√n, clamped to the metric's range", 
   assert.equal(meanInterval([]), null);
 });
 
-function run(docs: string[], chars: number, ms: number, answered = true): VariantRun {
+function run(
+  docs: string[],
+  chars: number,
+  ms: number,
+  answered = true,
+  retrieved: string[] = [],
+): VariantRun {
   return {
     answer: "x".repeat(chars),
     answered,
     citations: 0,
-    retrieved: [],
+    retrieved: retrieved.map((doc, i) => ({ id: `${doc}#r${i}`, doc_id: doc, score: 1 / (i + 1) })),
     kept: docs.map((doc, i) => ({ id: `${doc}#${i}`, doc_id: doc, text: "" })),
     steps: [{
       name: "retrieval",
@@ -68,6 +74,9 @@ function run(docs: string[], chars: number, ms: number, answered = true): Varian
   };
 }
 
+const grades = (...scores: (0 | 1 | 2)[]) =>
+  scores.map((score, index) => ({ index, score, reason: "" }));
+
 Deno.test("summarizeVariant computes REBEL's quality and speed, hit@k, MRR@5 and abstentions", () => {
   const questions: QuestionResult[] = [
     {
@@ -77,8 +86,13 @@ Deno.test("summarizeVariant computes REBEL's quality and speed, hit@k, MRR@5 and
       games: [],
       variants: {
         v: {
-          run: run(["llama", "bert", "t5"], 100, 1000),
-          retrieval: { precision: 1, judgments: [], degraded: false },
+          run: run(["llama", "bert", "t5"], 100, 1000, true, ["gpt", "llama", "bert", "t5", "x"]),
+          retrieval: {
+            precision: 1,
+            judgments: grades(2, 0, 0),
+            retrieved_judgments: grades(0, 0, 1, 2, 2),
+            degraded: false,
+          },
           similarity: { score: 4, reason: "", degraded: false },
         },
       },
@@ -90,8 +104,9 @@ Deno.test("summarizeVariant computes REBEL's quality and speed, hit@k, MRR@5 and
       games: [],
       variants: {
         v: {
-          run: run(["llama", "t5", "bert"], 300, 1000),
-          retrieval: { precision: 0.5, judgments: [], degraded: false },
+          run: run(["llama", "t5", "bert"], 300, 1000, true, ["t5", "a", "b", "c", "d", "gpt"]),
+          // Judged before retrieved passages were: no retrieved grades.
+          retrieval: { precision: 0.5, judgments: grades(0, 1, 0), degraded: false },
           similarity: { score: 2, reason: "", degraded: false },
         },
       },
@@ -113,7 +128,12 @@ Deno.test("summarizeVariant computes REBEL's quality and speed, hit@k, MRR@5 and
   close(summary.system_quality!, (3 / 5) * 0.75);
   close(summary.speed_chars_per_second, 400 / 4); // all characters over all seconds
   assert.deepEqual(summary.hit_at_k, { k: 3, value: 0.5, n: 2 });
-  close(summary.mrr_at_5!, 0.25);
+  // Over the retrieved lists: bert third for a, gpt sixth (past 5) for b.
+  close(summary.target_mrr_at_5!, (1 / 3 + 0) / 2);
+  // RAGElo's MRR@5 from the retrieved passages' grades, where they exist.
+  assert.deepEqual(summary.mrr_at_5, { somewhat: 1 / 3, very: 1 / 4, n: 1 });
+  // The same over what was kept: not what mrr_at_5 says.
+  assert.deepEqual(summary.kept_mrr, { somewhat: (1 + 1 / 2) / 2, very: (1 + 0) / 2, n: 2 });
   assert.deepEqual(summary.no_answer, { abstained: 1, of: 1 });
   close(summary.latency_ms.steps.answer!, (500 + 500 + 1000) / 3);
   assert.deepEqual(summary.tokens, { in: 30, out: 15 });
@@ -183,5 +203,10 @@ Deno.test("judgedMrr() scores RAGElo's two thresholds over the kept order", () =
   const mrr = judgedMrr(rankings)!;
   assert.equal(mrr.somewhat, (1 + 0 + 1 / 3) / 3);
   assert.equal(mrr.very, (1 / 2 + 0 + 1 / 3) / 3);
+  assert.equal(mrr.n, 3);
   assert.equal(judgedMrr([]), null);
+  // Only the first five count, unless the depth says otherwise.
+  const late = [[0, 0, 0, 0, 0, 2].map((score, index) => ({ index, score }))];
+  assert.equal(judgedMrr(late)!.somewhat, 0);
+  assert.equal(judgedMrr(late, Infinity)!.very, 1 / 6);
 });

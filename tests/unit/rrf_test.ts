@@ -64,3 +64,47 @@ Deno.test("reciprocalRankFusion() of no rankings or empty rankings is empty", ()
   assert.deepEqual(reciprocalRankFusion([]), []);
   assert.deepEqual(reciprocalRankFusion([[], []]), []);
 });
+
+// The case: x0 and x10 each hold ranks {1, 1, 2, 3}, so their sums are the same
+// rational number, but added in different orders the floats differ in the last bit.
+const EXACT_TIE = [
+  ["x10", "x3", "x0"],
+  ["x10", "x0", "x3"],
+  ["x0", "x10", "x3"],
+  ["x0", "x3", "x10"],
+];
+
+Deno.test("reciprocalRankFusion() decides an exact tie by the rule, not by floating-point rounding", () => {
+  // The premise: summed in each item's order, the floats put x0 ahead.
+  assert.ok(1 / 63 + 1 / 62 + 1 / 61 + 1 / 61 > 1 / 61 + 1 / 61 + 1 / 62 + 1 / 63);
+  const fused = reciprocalRankFusion(EXACT_TIE, { k: 60 });
+  // Both have best rank 1; x10 appeared first.
+  assert.deepEqual(fused.map((item) => item.id), ["x10", "x0", "x3"]);
+  assert.equal(fused[0]!.rrf_score, fused[1]!.rrf_score, "exactly tied ids show one score");
+  assert.deepEqual(fused[1]!.ranks, [3, 2, 1, 1]);
+  // Weights with an exact binary value (here 0.5 each) halve every term and keep the tie.
+  const halved = reciprocalRankFusion(EXACT_TIE, { weights: [0.5, 0.5, 0.5, 0.5] });
+  assert.deepEqual(halved.map((item) => item.id), ["x10", "x0", "x3"]);
+});
+
+Deno.test("reciprocalRankFusion() decides an exact tie under integer weights", () => {
+  // a: 3/61 + 2/63 + 1/63, b: 3/63 + 2/61 + 1/61: equal, though b's float sum is larger.
+  const rankings = [["a", "f1", "b"], ["b", "f2", "a"], ["b", "f3", "a"]];
+  const weights = [3, 2, 1];
+  assert.ok(3 / 63 + 2 / 61 + 1 / 61 > 3 / 61 + 2 / 63 + 1 / 63, "the floats disagree");
+  const fused = reciprocalRankFusion(rankings, { weights });
+  assert.deepEqual(fused.slice(0, 2).map((item) => item.id), ["a", "b"]);
+  assert.equal(fused[0]!.rrf_score, fused[1]!.rrf_score);
+});
+
+Deno.test("reciprocalRankFusion() still orders scores that differ by less than rounding exactly", () => {
+  // Scores 2^-40 apart fall under the float tolerance: the exact comparison keeps them apart.
+  const fused = reciprocalRankFusion([["a"], ["b"]], { k: 0, weights: [1, 1 + 2 ** -40] });
+  assert.deepEqual(fused.map((item) => item.id), ["b", "a"]);
+});
+
+Deno.test("reciprocalRankFusion() refuses a negative or non-finite k and non-finite weights", () => {
+  assert.throws(() => reciprocalRankFusion([["a"]], { k: -1 }), RangeError);
+  assert.throws(() => reciprocalRankFusion([["a"]], { k: Infinity }), RangeError);
+  assert.throws(() => reciprocalRankFusion([["a"]], { weights: [NaN] }), RangeError);
+});

@@ -34,7 +34,10 @@ export function questionDetails(queries: QuestionResult[], variants: Variant[]):
     const target = query.target_doc === null
       ? "none (the corpus does not answer it)"
       : e(query.target_doc ?? "—");
-    return `<details class="question"><summary><code>${e(query.id)}</code> ${
+    const run = query.repetition === undefined
+      ? ""
+      : ` <span class="ci">run ${query.repetition}</span>`;
+    return `<details class="question"><summary><code>${e(query.id)}</code>${run} ${
       e(query.question)
     }</summary>` +
       `<p><b>Reference:</b> ${

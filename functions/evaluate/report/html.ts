@@ -2,7 +2,7 @@ import type { EvaluationReport } from "../types.ts";
 import { eloChart, precisionSimilarityChart, qualitySpeedChart } from "./charts.ts";
 import { questionDetails } from "./details.ts";
 import { escapeHtml as e } from "./escape.ts";
-import { comparisonSection, eloTable, summaryTable, winRateTable } from "./tables.ts";
+import { comparisonSection, eloTable, protocolNote, summaryTable, winRateTable } from "./tables.ts";
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2430; margin: 0; background: #f6f7f9; }
@@ -56,7 +56,9 @@ export function renderReportHtml(report: EvaluationReport): string {
 <h1>sift evaluation: ${e(report.dataset.name)}</h1>
 <p class="meta">Run <code>${e(report.run_id)}</code> · ${
     e(report.created_at)
-  } · ${report.dataset.questions} questions ·
+  } · ${report.dataset.questions} questions${
+    report.config.repeat > 1 ? ` × ${report.config.repeat} runs each` : ""
+  } ·
 variants ${variants} · answers by <code>${e(report.config.models.llm)}</code>, judged by
 <code>${e(report.config.models.judge)}</code> · ${(report.timing.duration_ms / 1000).toFixed(1)} s
 (${report.timing.units.computed} units computed, ${report.timing.units.reused} from checkpoints,
@@ -73,7 +75,12 @@ ${report.timing.units.failed} failed)</p>
 <h2>Per variant</h2><section>${summaryTable(report.summary)}</section>
 <h2>Pairwise win rates</h2><section>${winRateTable(report.win_rates)}</section>
 <h2>Elo ranking</h2><section>${eloChart(report)}${eloTable(report.elo)}
-<p class="note">${report.config.elo.tournaments} tournaments over the games in shuffled orders (seed ${report.config.elo.seed}); intervals are percentile bootstraps over the games.</p></section>
+<p class="note">${report.config.elo.tournaments} tournaments over the games in shuffled orders (seed ${report.config.elo.seed}); intervals are percentile bootstraps over the games.</p>
+${protocolNote(report.tie_rates, report.win_rates.total_games)}
+<h3>RAGElo's protocol: first order only</h3><div class="elo-first-order">${
+    eloTable(report.elo_first_order)
+  }</div>
+<p class="note">The same games, each decided by its first-order verdict alone, as RAGElo judges: comparable to the paper's Elo tables. A judge with position bias wins more games here, and ties fewer.</p></section>
 <h2>Change against the previous run</h2><section>${comparisonSection(report.comparison)}</section>
 ${errors}
 <h2>Questions</h2>${questionDetails(report.queries, report.config.variants)}

@@ -1,4 +1,12 @@
-import type { Comparison, EloRating, Interval, VariantSummary, WinRateMatrix } from "../types.ts";
+import type {
+  Comparison,
+  EloRating,
+  Interval,
+  JudgedMrr,
+  TieRates,
+  VariantSummary,
+  WinRateMatrix,
+} from "../types.ts";
 import { escapeHtml as e, formatDelta, formatNumber, formatPercent } from "./escape.ts";
 
 const interval = (value: Interval | null, digits = 3) =>
@@ -7,6 +15,10 @@ const interval = (value: Interval | null, digits = 3) =>
       formatNumber(value.ci_low, digits)
     }, ${formatNumber(value.ci_high, digits)}]</span>`
     : "—";
+
+/** Judged MRR at both thresholds, `≥1 / =2`. */
+const judgedMrrCell = (value: JudgedMrr | null) =>
+  value ? `${formatNumber(value.somewhat)} / ${formatNumber(value.very)}` : "—";
 
 /** Every per-variant aggregate in one table. */
 export function summaryTable(summary: VariantSummary[]): string {
@@ -25,12 +37,9 @@ export function summaryTable(summary: VariantSummary[]): string {
           ? `${formatNumber(s.hit_at_k.value, 2)} <span class="ci">@${s.hit_at_k.k}</span>`
           : "—"
       }</td>` +
-      `<td>${formatNumber(s.mrr_at_5)}</td>` +
-      `<td>${
-        s.judged_mrr_at_5
-          ? `${formatNumber(s.judged_mrr_at_5.somewhat)} / ${formatNumber(s.judged_mrr_at_5.very)}`
-          : "—"
-      }</td>` +
+      `<td class="mrr-at-5">${judgedMrrCell(s.mrr_at_5)}</td>` +
+      `<td class="kept-mrr">${judgedMrrCell(s.kept_mrr)}</td>` +
+      `<td class="target-mrr">${formatNumber(s.target_mrr_at_5)}</td>` +
       `<td>${
         scores
           ? [scores.relevance, scores.accuracy, scores.completeness, scores.precision]
@@ -41,7 +50,10 @@ export function summaryTable(summary: VariantSummary[]): string {
   }).join("");
   return `<table class="summary"><thead><tr><th>variant</th><th>runs</th><th>retrieval precision [95% CI]</th>` +
     `<th>answer similarity 0-5 [95% CI]</th><th>system quality</th><th>speed (chars/s)</th>` +
-    `<th>mean latency (ms)</th><th>tokens in / out</th><th>hit@k</th><th>MRR@5</th><th>judged MRR@5 (≥1 / =2)</th>` +
+    `<th>mean latency (ms)</th><th>tokens in / out</th><th>hit@k (kept)</th>` +
+    `<th title="RAGElo: the judge's grades of the first five retrieved passages">MRR@5, retrieved (≥1 / =2)</th>` +
+    `<th title="The same grades over the passages the answer was given">kept MRR (≥1 / =2)</th>` +
+    `<th title="First chunk of the target document among the first five retrieved">target MRR@5</th>` +
     `<th>answer rel / acc / comp / prec (0-2)</th><th>abstained on no-answer</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
@@ -117,4 +129,17 @@ export function comparisonSection(comparison: Comparison | undefined): string {
   }).</p>` +
     `<table class="deltas"><thead><tr><th>variant</th><th>metric</th><th>previous</th><th>current</th><th>change</th>` +
     `<th>check</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/**
+ * Our protocol beside RAGElo's: Elo from games judged in both orders (a
+ * disagreement is a tie) and from the first order's verdict alone, each
+ * with its share of ties.
+ */
+export function protocolNote(tieRates: TieRates, games: number): string {
+  if (games === 0) return "";
+  return `<p class="note tie-rates">Ties: ${formatPercent(tieRates.both_orders)} of ${games} ` +
+    `games judged in both orders (ours: the orders must agree for a win), ` +
+    `${formatPercent(tieRates.first_order)} counting only the first order's verdict ` +
+    `(RAGElo's protocol: one judgment per game, as in its tables).</p>`;
 }

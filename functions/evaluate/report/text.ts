@@ -20,8 +20,9 @@ function aligned(rows: string[][]): string {
 
 /**
  * The summary for a terminal: one row per variant (precision and similarity
- * with their 95% intervals, system quality, speed, Elo, hit@k, MRR@5), then
- * the comparison with the previous run.
+ * with their 95% intervals, system quality, speed, Elo, hit@k, RAGElo's
+ * MRR@5 over the retrieved passages), the tie rates and RAGElo-protocol Elo,
+ * then the comparison with the previous run.
  */
 export function summaryText(report: EvaluationReport): string {
   const elo = new Map(report.elo.map((rating) => [rating.agent, rating]));
@@ -33,7 +34,7 @@ export function summaryText(report: EvaluationReport): string {
     "chars/s",
     "Elo [95% CI]",
     "hit@k",
-    "MRR@5",
+    "MRR@5 ≥1/=2",
   ];
   const rows = report.summary.map((s) => {
     const rating = elo.get(s.variant);
@@ -49,7 +50,9 @@ export function summaryText(report: EvaluationReport): string {
         }]`
         : "—",
       s.hit_at_k ? `${formatNumber(s.hit_at_k.value, 2)}@${s.hit_at_k.k}` : "—",
-      formatNumber(s.mrr_at_5),
+      s.mrr_at_5
+        ? `${formatNumber(s.mrr_at_5.somewhat, 2)}/${formatNumber(s.mrr_at_5.very, 2)}`
+        : "—",
     ];
   });
   const lines = [aligned([header, ...rows])];
@@ -58,6 +61,17 @@ export function summaryText(report: EvaluationReport): string {
     `${report.win_rates.total_games} pairwise games` +
       (bias === null ? "" : `; the judge's two orders disagreed in ${(bias * 100).toFixed(1)}%`),
   );
+  const ties = report.tie_rates;
+  if (ties.both_orders !== null && ties.first_order !== null) {
+    const firstElo = report.elo_first_order.map((rating) =>
+      `${rating.agent} ${formatNumber(rating.score, 0)}`
+    ).join(", ");
+    lines.push(
+      `ties: ${(ties.both_orders * 100).toFixed(1)}% judged in both orders, ` +
+        `${(ties.first_order * 100).toFixed(1)}% on the first order alone (RAGElo's protocol; ` +
+        `its Elo: ${firstElo})`,
+    );
+  }
   const comparison = report.comparison;
   if (!comparison || comparison.first_run) {
     lines.push("First run of this dataset and these questions: nothing to compare.");

@@ -10,6 +10,8 @@ export const CHAT_PRESETS: Readonly<Record<string, { pipeline: Record<string, un
   "sift-two-turn": { pipeline: { rerank: { strategy: "two-turn" } } },
   "sift-relevance": { pipeline: { rerank: { strategy: "relevance" } } },
   "sift-two-turn-relevance": { pipeline: { rerank: { strategy: "two-turn-relevance" } } },
+  "sift-item": { pipeline: { rerank: { strategy: "item" } } },
+  "sift-tot": { pipeline: { rerank: { strategy: "tot" } } },
   "sift-fusion": { pipeline: { retrieval: { fusion: 4 } } },
   "sift-fusion-two-turn": {
     pipeline: { retrieval: { fusion: 4 }, rerank: { strategy: "two-turn" } },

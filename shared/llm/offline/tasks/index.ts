@@ -1,5 +1,12 @@
 import { answerTask } from "./answer.ts";
 import { genericTask } from "./generic.ts";
+import { itemAnswerImplicitTask, itemAnswerTask } from "./item-answer.ts";
+import {
+  itemRelevanceRankingTask,
+  itemUtilityPointwiseTask,
+  itemUtilityRankingTask,
+  itemUtilitySelectionTask,
+} from "./item-judge.ts";
 import { judgeAnswerTask } from "./judge-answer.ts";
 import { judgePairwiseTask } from "./judge-pairwise.ts";
 import { judgeRetrievalTask } from "./judge-retrieval.ts";
@@ -11,6 +18,7 @@ import { rubricTask } from "./rubric.ts";
 import { rubricRelevanceTask } from "./rubric-relevance.ts";
 import { standaloneQuestionTask } from "./standalone-question.ts";
 import { syntheticQueriesTask } from "./synthetic-queries.ts";
+import { totAgentTask, totScoreTask, totThresholdTask } from "./tot-tasks.ts";
 import type { OfflineTask } from "./types.ts";
 
 /**
@@ -19,6 +27,12 @@ import type { OfflineTask } from "./types.ts";
  */
 export const offlineTasks: Readonly<Record<string, OfflineTask>> = {
   answer: answerTask,
+  "item-answer": itemAnswerTask,
+  "item-answer-implicit": itemAnswerImplicitTask,
+  "item-relevance-ranking": itemRelevanceRankingTask,
+  "item-utility-pointwise": itemUtilityPointwiseTask,
+  "item-utility-ranking": itemUtilityRankingTask,
+  "item-utility-selection": itemUtilitySelectionTask,
   "judge-answer": judgeAnswerTask,
   "judge-pairwise": judgePairwiseTask,
   "judge-retrieval": judgeRetrievalTask,
@@ -30,6 +44,10 @@ export const offlineTasks: Readonly<Record<string, OfflineTask>> = {
   "rubric-relevance": rubricRelevanceTask,
   "standalone-question": standaloneQuestionTask,
   "synthetic-queries": syntheticQueriesTask,
+  "tot-agent": totAgentTask,
+  "tot-quality": totScoreTask,
+  "tot-similarity": totScoreTask,
+  "tot-threshold": totThresholdTask,
 };
 
 /**

@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { extractJsonObject } from "../../../shared/llm/json.ts";
+import type { TotDimension } from "../../../shared/rerank/tot/dimensions.ts";
+
+/*
+ * Readers of the tree's three kinds of reply. Each tries the JSON a
+ * structured reply holds, then reads the text the way a sloppy model writes
+ * it (markdown, prose, "8/10", "75%"); scores and thresholds are clamped to
+ * [0, 1]; `undefined` means nothing usable, and the caller degrades.
+ */
+
+const clamp = (value: number) => Math.min(1, Math.max(0, value));
+
+/** Ranges a model restates ("between 0 and 1", "[0, 1]"), which are not its answer. */
+const RANGES =
+  /(?:between|from|scale of|range of)\s*0(?:\.0+)?\s*(?:and|to|-|–)\s*1(?:\.0+)?\b|\[\s*0(?:\.0+)?\s*,\s*1(?:\.0+)?\s*\]/gi;
+
+/** A number, then optionally `%`, `/ 10` or `out of 10`. */
+const NUMBER =
+  /(?<![\w.])(-?(?:\d+(?:\.\d+)?|\.\d+))(?![\w.]*\w)\s*(%|\/\s*(\d+(?:\.\d+)?)|out of\s+(\d+(?:\.\d+)?))?/gi;
+
+/** Text without markdown emphasis or code marks, and without restated ranges. */
+function plain(text: string): string {
+  return text.replace(/[*_`#]/g, " ").replace(RANGES, " ");
+}
+
+/** The values of the numbers in `text`, each with its `%` or `/ n` applied. */
+function numbersIn(text: string): { value: number; at: number }[] {
+  return [...text.matchAll(NUMBER)].flatMap((match) => {
+    let value = Number(match[1]);
+    const over = Number(match[3] ?? match[4] ?? "");
+    if (match[2] === "%") value /= 100;
+    else if (over > 0) value /= over;
+    return Number.isFinite(value) ? [{ value, at: match.index }] : [];
+  });
+}
+
+const scoreObject = z.object({ score: z.number() });
+
+/**
+ * A score from a reply: `{"score": x}`, else the number after "score" or
+ * "rating", else the first number. Clamped to [0, 1].
+ *
+ * @example
+ * parseScore("**Score:** 8/10"); // 0.8
+ */
+export function parseScore(reply: string): number | undefined {
+  const json = scoreObject.safeParse(extractJsonObject(reply));
+  if (json.success) return clamp(json.data.score);
+  const text = plain(reply);
+  const numbers = numbersIn(text);
+  const label = /\b(?:score|rating|rated|rate)\b/i.exec(text);
+  const labelled = label ? numbers.find((number) => number.at > label.index) : undefined;
+  const chosen = labelled ?? numbers[0];
+  return chosen === undefined ? undefined : clamp(chosen.value);
+}
+
+/** What a dimension may be called in prose: "lexically", "structure", "concise". */
+const DIMENSION_WORDS: Readonly<Record<TotDimension, RegExp>> = {
+  fluency: /\bfluen\w*/i,
+  accuracy: /\baccura\w*/i,
+  completeness: /\bcomplete\w*/i,
+  conciseness: /\bconcis\w*/i,
+  novelty: /\bnovel\w*/i,
+  lexical: /\blexic\w*/i,
+  semantic: /\bsemantic\w*/i,
+  pragmatic: /\bpragmatic\w*/i,
+  structural: /\bstructur\w*/i,
+  stylistic: /\bstyl\w*/i,
+};
+
+/** Where each of `pool` is first named in `text`, in that order. */
+function named(text: string, pool: readonly TotDimension[]): TotDimension[] {
+  return pool
+    .map((name) => ({ name, at: DIMENSION_WORDS[name].exec(text)?.index ?? -1 }))
+    .filter((found) => found.at >= 0)
+    .sort((x, y) => x.at - y.at)
+    .map((found) => found.name);
+}
+
+const dimensionsObject = z.object({ dimensions: z.array(z.string()) });
+
+/**
+ * The agent's choice, up to two distinct dimensions of `pool`: the JSON's
+ * `dimensions`, else those named after the last "Dimensions:" label (or
+ * anywhere, without one), first named first. May return fewer than two.
+ *
+ * @example
+ * parseDimensions("Dimensions: **Semantic**, lexical", SIMILARITY_DIMENSIONS); // ["semantic", "lexical"]
+ */
+export function parseDimensions(reply: string, pool: readonly TotDimension[]): TotDimension[] {
+  const json = dimensionsObject.safeParse(extractJsonObject(reply));
+  const found = json.success
+    ? json.data.dimensions.flatMap((name) => named(name, pool).slice(0, 1))
+    : (() => {
+      const text = plain(reply);
+      const labels = [...text.matchAll(/\bdimensions?\s*:/gi)];
+      return named(text.slice(labels.at(-1)?.index ?? 0), pool);
+    })();
+  return [...new Set(found)].slice(0, 2);
+}
+
+const thresholdsObject = z.object({ thresholds: z.record(z.string(), z.number()) });
+
+/**
+ * Thresholds by dimension: the JSON's `thresholds`, else `name: x` lines
+ * (the first number after each name on its line), else, when no name is
+ * written and there are exactly as many numbers as dimensions, the numbers
+ * in order (the paper's comma-separated form). Missing ones are left out.
+ *
+ * @example
+ * parseThresholds("lexical: 0.4\nSemantic = 55%", ["lexical", "semantic"]); // { lexical: 0.4, semantic: 0.55 }
+ */
+export function parseThresholds(
+  reply: string,
+  dimensions: readonly TotDimension[],
+): Partial<Record<TotDimension, number>> {
+  const json = thresholdsObject.safeParse(extractJsonObject(reply));
+  if (json.success) {
+    return Object.fromEntries(
+      dimensions.flatMap((name) => {
+        const value = json.data.thresholds[name];
+        return value === undefined ? [] : [[name, clamp(value)]];
+      }),
+    );
+  }
+  const text = plain(reply);
+  const found: Partial<Record<TotDimension, number>> = {};
+  for (const name of dimensions) {
+    const mention = DIMENSION_WORDS[name].exec(text);
+    if (!mention) continue;
+    const rest = text.slice(mention.index).split("\n")[0] ?? "";
+    const value = numbersIn(rest)[0]?.value;
+    if (value !== undefined) found[name] = clamp(value);
+  }
+  if (Object.keys(found).length > 0) return found;
+  const numbers = numbersIn(text);
+  if (numbers.length !== dimensions.length) return {};
+  return Object.fromEntries(dimensions.map((name, i) => [name, clamp(numbers[i]!.value)]));
+}

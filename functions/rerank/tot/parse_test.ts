@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import {
+  QUALITY_DIMENSIONS,
+  SIMILARITY_DIMENSIONS,
+} from "../../../shared/rerank/tot/dimensions.ts";
+import { parseDimensions, parseScore, parseThresholds } from "./parse.ts";
+
+Deno.test("parseScore() reads a bare decimal, JSON, and the number after a score label", () => {
+  assert.equal(parseScore("0.72"), 0.72);
+  assert.equal(parseScore('```json\n{"score": 0.4}\n```'), 0.4);
+  assert.equal(parseScore(".5"), 0.5);
+  assert.equal(parseScore("On a scale from 0 to 1, I'd give a score of 0.65."), 0.65);
+  assert.equal(parseScore("The passage cites 3 sources. **Score:** 0.9"), 0.9);
+});
+
+Deno.test("parseScore() applies percentages and fractions, and clamps to [0, 1]", () => {
+  assert.equal(parseScore("8/10"), 0.8);
+  assert.equal(parseScore("75%"), 0.75);
+  assert.equal(parseScore("7 out of 10"), 0.7);
+  assert.equal(parseScore("1.7"), 1);
+  assert.equal(parseScore("Score: -0.3"), 0);
+  assert.equal(parseScore('{"score": 12}'), 1);
+});
+
+Deno.test("parseScore() finds nothing in prose without a number, or in names like gpt-4o", () => {
+  assert.equal(parseScore("It reads well, I think."), undefined);
+  assert.equal(parseScore(""), undefined);
+  assert.equal(parseScore("As gpt-4o I cannot say."), undefined);
+});
+
+Deno.test("parseDimensions() reads the label, JSON and inflected names, first named first", () => {
+  assert.deepEqual(
+    parseDimensions("Dimensions: **Semantic**, lexical", SIMILARITY_DIMENSIONS),
+    ["semantic", "lexical"],
+  );
+  assert.deepEqual(
+    parseDimensions('{"dimensions": ["novelty", "fluency"]}', QUALITY_DIMENSIONS),
+    ["novelty", "fluency"],
+  );
+  // Prose before the label is ignored; after it, "structure" and "stylistically" count.
+  assert.deepEqual(
+    parseDimensions(
+      "Lexical overlap is uniform here.\nDimensions: structure, then stylistically",
+      SIMILARITY_DIMENSIONS,
+    ),
+    ["structural", "stylistic"],
+  );
+});
+
+Deno.test("parseDimensions() drops repeats and another level's names, and may return fewer than two", () => {
+  assert.deepEqual(parseDimensions("Dimensions: fluency, fluency", QUALITY_DIMENSIONS), [
+    "fluency",
+  ]);
+  assert.deepEqual(parseDimensions("Dimensions: lexical, semantic", QUALITY_DIMENSIONS), []);
+  assert.deepEqual(parseDimensions('{"dimensions": ["lexical", "novel"]}', QUALITY_DIMENSIONS), [
+    "novelty",
+  ]);
+});
+
+Deno.test("parseThresholds() reads name: value lines in any order, JSON, and bare pairs", () => {
+  assert.deepEqual(
+    parseThresholds("semantic = 55%\n- **lexical**: 0.4", ["lexical", "semantic"]),
+    { lexical: 0.4, semantic: 0.55 },
+  );
+  assert.deepEqual(
+    parseThresholds('{"thresholds": {"fluency": 0.7, "novelty": 1.4}}', ["fluency", "novelty"]),
+    { fluency: 0.7, novelty: 1 },
+  );
+  assert.deepEqual(parseThresholds("0.6, 0.35", ["fluency", "novelty"]), {
+    fluency: 0.6,
+    novelty: 0.35,
+  });
+});
+
+Deno.test("parseThresholds() leaves out what it cannot read", () => {
+  assert.deepEqual(parseThresholds("fluency: high\nnovelty: 0.3", ["fluency", "novelty"]), {
+    novelty: 0.3,
+  });
+  assert.deepEqual(parseThresholds("0.5, 0.4, 0.3", ["fluency", "novelty"]), {});
+  assert.deepEqual(parseThresholds("no idea", ["fluency", "novelty"]), {});
+});

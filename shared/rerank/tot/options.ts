@@ -1,0 +1,38 @@
+import { z } from "zod";
+import {
+  QUALITY_DIMENSIONS,
+  type QualityDimension,
+  SIMILARITY_DIMENSIONS,
+  type SimilarityDimension,
+} from "./dimensions.ts";
+
+/** What the tree screens: whole passages, or the sentences they split into (as the paper does). */
+export const TOT_UNITS = ["passage", "sentence"] as const;
+export type TotUnit = typeof TOT_UNITS[number];
+
+function pairOf<const T extends string>(pool: readonly [T, ...T[]]) {
+  const name = z.enum(pool, { error: `must be one of ${pool.join(", ")}` });
+  return z.tuple([name, name], { error: "must name two dimensions, [a, b]" })
+    .refine(([a, b]) => a !== b, { error: "must name two different dimensions" });
+}
+
+/**
+ * The `tot` options of a rerank request (and of a pipeline's rerank step):
+ * pinned dimensions per level, which skip that level's agent call, and the
+ * unit the tree screens.
+ *
+ * @example
+ * totOptionsSchema.parse({ dimensions: { level2: ["lexical", "semantic"] } }).unit; // "passage"
+ */
+export const totOptionsSchema = z.strictObject({
+  dimensions: z.strictObject({
+    level1: pairOf(QUALITY_DIMENSIONS as unknown as [QualityDimension, ...QualityDimension[]])
+      .optional().meta({ description: "Text-quality dimensions; the agent picks when absent" }),
+    level2: pairOf(
+      SIMILARITY_DIMENSIONS as unknown as [SimilarityDimension, ...SimilarityDimension[]],
+    ).optional().meta({ description: "Similarity dimensions; the agent picks when absent" }),
+  }).optional(),
+  unit: z.enum(TOT_UNITS, { error: `must be one of ${TOT_UNITS.join(", ")}` }).default("passage"),
+});
+
+export type TotOptions = z.infer<typeof totOptionsSchema>;
