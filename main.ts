@@ -10,6 +10,7 @@ import { handleJobMessage } from "./shared/jobs/consume.ts";
 import { indexLogIn, jobsIn } from "./shared/deno/data-dir.ts";
 import { ConfigError } from "./shared/errors.ts";
 import { withClientAddress } from "./shared/ratelimit/origin.ts";
+import { guardLoopbackHost, guardsLoopbackHost } from "./shared/http/loopback-host.ts";
 import { Runtime } from "./shared/runtime.ts";
 
 function startupConfig() {
@@ -21,6 +22,20 @@ function startupConfig() {
       Deno.exit(1);
     }
     throw error;
+  }
+}
+
+/** Starts listening; a busy port is one line naming the fix, not a stack trace. */
+function listenOrExit(port: number, listen: () => Deno.HttpServer): Deno.HttpServer {
+  try {
+    return listen();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    console.error(
+      `sift cannot start: port ${port} is already in use (another sift?). ` +
+        "Stop it, or set PORT to a free port.",
+    );
+    Deno.exit(1);
   }
 }
 
@@ -46,26 +61,31 @@ if (import.meta.main) {
     await runNightly(app, runtime, ALL_IN_ONE_SERVES, Deno.env.toObject());
   });
   // The connection's address, not a header a client could set, identifies callers without API_KEYS.
-  const handle = (request: Request, info: Deno.ServeHandlerInfo) =>
+  const serve = (request: Request, info: Deno.ServeHandlerInfo) =>
     app.fetch(withClientAddress(request, info.remoteAddr), Deno.env.toObject());
-  const server = Deno.serve({
-    port: config.port,
-    hostname: Deno.env.get("HOST") ?? "127.0.0.1",
-    onListen: ({ hostname, port }) => {
-      console.log(`sift listening on http://${hostname}:${port}`);
-      console.log(
-        `providers: llm=${providers.llm} embeddings=${providers.embeddings} index=${providers.index} cache=${providers.cache}`,
-      );
-      if (providers.llm === "offline") {
+  // Bound to loopback, only loopback names are answered (no DNS rebinding); see README.
+  const handle = guardsLoopbackHost(Deno.env.get("HOST") ?? "127.0.0.1", Deno.env.toObject())
+    ? guardLoopbackHost(serve)
+    : serve;
+  const server = listenOrExit(config.port, () =>
+    Deno.serve({
+      port: config.port,
+      hostname: Deno.env.get("HOST") ?? "127.0.0.1",
+      onListen: ({ hostname, port }) => {
+        console.log(`sift listening on http://${hostname}:${port}`);
         console.log(
-          "The offline model is a deterministic heuristic, not an LLM: set LLM_API_KEY or LLM_BASE_URL for real answers.",
+          `providers: llm=${providers.llm} embeddings=${providers.embeddings} index=${providers.index} cache=${providers.cache}`,
         );
-      }
-      console.log(
-        `try: curl -N http://${hostname}:${port}/v1/query -H 'content-type: application/json' -d '{"query":"What is sift?"}'`,
-      );
-    },
-  }, handle);
+        if (providers.llm === "offline") {
+          console.log(
+            "The offline model is a deterministic heuristic, not an LLM: set LLM_API_KEY or LLM_BASE_URL for real answers.",
+          );
+        }
+        console.log(
+          `try: curl -N http://${hostname}:${port}/v1/query -H 'content-type: application/json' -d '{"query":"What is sift?"}'`,
+        );
+      },
+    }, handle));
   // A graceful stop finishes the requests in flight, then checkpoints the index so the
   // next start loads flat arrays instead of replaying the log. A crash loses nothing either.
   let stopping = false;

@@ -5,26 +5,35 @@
  *     [--rerank one-turn|two-turn|relevance|two-turn-relevance|item|tot|none] [--top-n 3]
  *     [--namespace ns]
  */
-import { parseArgs } from "node:util";
+import { commandArgs, fail, firstWords, orExit } from "./cli.ts";
 import { connect, readEvents } from "./client.ts";
 
-const { values, positionals } = parseArgs({
-  args: Deno.args,
-  allowPositionals: true,
-  options: {
-    mode: { type: "string" },
-    "top-k": { type: "string" },
-    fusion: { type: "string" },
-    rerank: { type: "string" },
-    "top-n": { type: "string" },
-    namespace: { type: "string" },
-  },
+const USAGE = `usage: deno task ask "your question" [--mode dense|sparse|hybrid] [--top-k N]
+  [--fusion N] [--rerank STRATEGY] [--top-n N] [--namespace NS]
+
+Asks sift and streams each stage: the retrieved chunks (title and first words), the rubric and
+reranked passages with --rerank, then the cited answer. It talks to a server at SIFT_URL (default
+http://127.0.0.1:$PORT, PORT 8787) or, when none answers and SIFT_URL is unset, runs in-process
+over the local index in SIFT_DATA_DIR.
+
+  --mode       retrieval mode (hybrid)
+  --top-k      chunks to retrieve (5, or 10 with --rerank)
+  --fusion     RAG-Fusion query variations (off)
+  --rerank     one-turn, two-turn, relevance, two-turn-relevance, item, tot or none
+  --top-n      passages the reranker keeps (3)
+  --namespace  the index namespace (default)`;
+
+const { values, positionals } = commandArgs(USAGE, {
+  mode: { type: "string" },
+  "top-k": { type: "string" },
+  fusion: { type: "string" },
+  rerank: { type: "string" },
+  "top-n": { type: "string" },
+  namespace: { type: "string" },
 });
 const query = positionals.join(" ").trim();
 if (!query) {
-  console.error(
-    'usage: deno task ask "your question" [--mode dense|sparse|hybrid] [--top-k N] [--fusion N] [--namespace NS]',
-  );
+  console.error(USAGE);
   Deno.exit(2);
 }
 
@@ -33,9 +42,9 @@ const write = (text: string) => Deno.stdout.writeSync(encoder.encode(text));
 const plain = Deno.env.get("NO_COLOR") !== undefined || !Deno.stdout.isTerminal();
 const dim = (text: string) => (plain ? text : `\x1b[2m${text}\x1b[0m`);
 
-const sift = await connect();
+const sift = await orExit(connect());
 console.log(dim(`sift: ${sift.where}`));
-const response = await sift.fetch("/v1/query", {
+const response = await orExit(sift.fetch("/v1/query", {
   method: "POST",
   headers: { "content-type": "application/json" },
   body: JSON.stringify({
@@ -57,13 +66,17 @@ const response = await sift.fetch("/v1/query", {
       ...(values.namespace ? { namespace: values.namespace } : {}),
     },
   }),
-});
+}));
 if (!response.ok || !response.body) {
-  console.error(`sift answered ${response.status}: ${await response.text()}`);
-  Deno.exit(1);
+  const text = await response.text();
+  let message = text;
+  try {
+    message = JSON.parse(text).error?.message ?? text;
+  } catch { /* not JSON: print it as it came */ }
+  fail(`sift answered ${response.status}: ${message}`);
 }
 
-type Hit = { id: string; score: number; metadata: { title?: string } };
+type Hit = { id: string; score: number; text: string; metadata: { title?: string } };
 type Citation = { index: number; title?: string; id?: string };
 let exitCode = 0;
 for await (const { event, data } of readEvents(response.body)) {
@@ -76,7 +89,9 @@ for await (const { event, data } of readEvents(response.body)) {
     results.forEach((hit, i) =>
       console.log(
         dim(
-          `  [${i + 1}] ${hit.metadata.title ?? hit.id} (${hit.id}, score ${hit.score.toFixed(4)})`,
+          `  [${i + 1}] ${hit.metadata.title ?? hit.id} (${hit.id}, score ${
+            hit.score.toFixed(4)
+          }): ${firstWords(hit.text)}`,
         ),
       )
     );

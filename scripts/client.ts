@@ -1,5 +1,6 @@
 import { createSiftApp } from "../app.ts";
 import { indexLogIn } from "../shared/deno/data-dir.ts";
+import { CliError } from "./cli.ts";
 
 export type SiftFetch = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -27,7 +28,12 @@ export async function connect(): Promise<{ fetch: SiftFetch; where: string }> {
       where: base,
     };
   } catch (error) {
-    if (explicit) throw new Error(`No sift answers at ${base}: ${(error as Error).message}`);
+    if (explicit) {
+      throw new CliError(
+        `no sift answers at ${base} (${(error as Error).message.split(":")[0]}): start one, ` +
+          "or unset SIFT_URL to work in-process",
+      );
+    }
   }
   const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
   const app = createSiftApp({ log: indexLogIn(dataDir) });

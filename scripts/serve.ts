@@ -20,6 +20,7 @@ import { createRerankServer } from "../functions/rerank/server.ts";
 import { readConfig } from "../shared/config.ts";
 import { ConfigError } from "../shared/errors.ts";
 import { withClientAddress } from "../shared/ratelimit/origin.ts";
+import { guardLoopbackHost, guardsLoopbackHost } from "../shared/http/loopback-host.ts";
 import { Runtime } from "../shared/runtime.ts";
 
 const FUNCTIONS = {
@@ -50,8 +51,12 @@ try {
 const app = FUNCTIONS[name as keyof typeof FUNCTIONS](new Runtime());
 const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
 try {
-  const handle = (request: Request, info: Deno.ServeHandlerInfo) =>
+  const serve = (request: Request, info: Deno.ServeHandlerInfo) =>
     app.fetch(withClientAddress(request, info.remoteAddr), Deno.env.toObject());
+  // Bound to loopback, only loopback names are answered (no DNS rebinding); see README.
+  const handle = guardsLoopbackHost(hostname, Deno.env.toObject())
+    ? guardLoopbackHost(serve)
+    : serve;
   Deno.serve({
     port,
     hostname,

@@ -4,6 +4,7 @@
  *   deno task workers:dev     every Worker in one local workerd (offline), the
  *                             orchestrator on PORT (default 8787); a `.dev.vars`
  *                             at the project's root goes to every Worker
+ *   deno task worker:dev      the all-in-one Worker alone, on PORT (default 8787)
  *   deno task workers:check   `wrangler deploy --dry-run` for each Worker, with
  *                             its gzipped size against the 1 MiB limit
  */
@@ -55,15 +56,15 @@ async function rootDevVars(): Promise<Record<string, string>> {
   }
 }
 
-async function dev(): Promise<number> {
+async function dev(workers: readonly string[]): Promise<number> {
   const port = Deno.env.get("PORT") ?? "8787";
   const vars = await rootDevVars();
-  let configs = WORKER_CONFIGS;
+  let configs = [...workers];
   if (Object.keys(vars).length > 0) {
     // wrangler gives a root .dev.vars to the first Worker only: every Worker gets it here.
     const directory = `${ROOT}/.wrangler/dev-configs`;
     await Deno.mkdir(directory, { recursive: true });
-    configs = await configsWithVars(WORKER_CONFIGS, vars, directory, ROOT);
+    configs = await configsWithVars(workers, vars, directory, ROOT);
     console.log(`.dev.vars (${Object.keys(vars).join(", ")}) given to every Worker`);
   }
   const args = ["dev", ...configs.flatMap((config) => ["-c", config])];
@@ -132,8 +133,9 @@ async function check(): Promise<number> {
 
 if (import.meta.main) {
   const command = Deno.args[0];
-  if (command === "dev") Deno.exit(await dev());
+  if (command === "dev") Deno.exit(await dev(WORKER_CONFIGS));
+  if (command === "dev-all-in-one") Deno.exit(await dev(["wrangler.toml"]));
   if (command === "check") Deno.exit(await check());
-  console.error("usage: deno task workers:dev | deno task workers:check");
+  console.error("usage: deno task workers:dev | deno task worker:dev | deno task workers:check");
   Deno.exit(2);
 }

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
+import { MAX_EMBEDDING_DIMENSIONS } from "./embeddings/port.ts";
 import { parseFaults, parseLatency } from "./llm/offline/knobs.ts";
 import { STEP_NAMES, type StepName } from "./steps/names.ts";
+import { corsOriginsSchema } from "./http/cors-origins.ts";
 
 /** `"true"`/`"false"`/`"1"`/`"0"` as a boolean, with a readable error otherwise. */
 const booleanString = z
@@ -27,6 +29,10 @@ const webhookSecret = z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, {
   error: "must be whsec_ followed by base64 of at least 24 random bytes",
 });
 
+/** A host name as `SOURCE_TRUST` lists it: `arxiv.org`, `www.nature.com`. */
+const TRUSTED_HOST =
+  /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/;
+
 /**
  * Every environment variable sift reads. Empty strings count as unset, so a
  * `.env` line like `LLM_API_KEY=` does not switch providers by accident.
@@ -39,7 +45,7 @@ const envSchema = z.object({
   LLM_MODEL: z.string().default("gpt-4o-mini"),
   JUDGE_MODEL: z.string().optional(),
   EMBEDDING_MODEL: z.string().default("text-embedding-3-small"),
-  EMBEDDING_DIMENSIONS: positiveInt(8192).optional(),
+  EMBEDDING_DIMENSIONS: positiveInt(MAX_EMBEDDING_DIMENSIONS).optional(),
   LLM_STRUCTURED_OUTPUTS: booleanString.default(true),
   LLM_TIMEOUT_MS: positiveInt(600_000).default(60_000),
   UPSTASH_REDIS_REST_URL: url.optional(),
@@ -47,6 +53,8 @@ const envSchema = z.object({
   UPSTASH_VECTOR_REST_URL: url.optional(),
   UPSTASH_VECTOR_REST_TOKEN: z.string().optional(),
   API_KEYS: z.string().optional(),
+  SOURCE_TRUST: z.string().optional(),
+  CORS_ORIGINS: corsOriginsSchema.optional(),
   RATE_LIMIT_PER_MINUTE: positiveInt(1_000_000).optional(),
   CHUNK_SIZE: positiveInt(8000).default(400),
   CHUNK_OVERLAP: z.coerce.number({ error: "must be a number" }).int().min(0, {
@@ -83,6 +91,27 @@ const envSchema = z.object({
     } catch (error) {
       ctx.addIssue({ code: "custom", path: [name], message: (error as Error).message });
     }
+  }
+  if (env.SOURCE_TRUST !== undefined) {
+    const hosts = env.SOURCE_TRUST.split(",").map((host) => host.trim()).filter(Boolean);
+    const bad = hosts.find((host) => !TRUSTED_HOST.test(host));
+    if (hosts.length === 0 || bad !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SOURCE_TRUST"],
+        message: bad === undefined
+          ? "must hold at least one host (a comma-separated list)"
+          : `"${bad}" is not a host name (e.g. arxiv.org)`,
+      });
+    }
+  }
+  if (env.API_KEYS !== undefined && !env.API_KEYS.split(",").some((key) => key.trim())) {
+    // `API_KEYS=","` would otherwise leave every route open without a word.
+    ctx.addIssue({
+      code: "custom",
+      path: ["API_KEYS"],
+      message: "must hold at least one key (a comma-separated list)",
+    });
   }
   if (env.CHUNK_OVERLAP >= env.CHUNK_SIZE) {
     ctx.addIssue({
@@ -123,6 +152,13 @@ export type Config = {
   redis?: { url: string; token: string };
   vector?: { url: string; token: string };
   apiKeys: string[];
+  /**
+   * `SOURCE_TRUST`: hosts (lower case) whose documents, and their subdomains',
+   * may score on authority criteria; unset, every document may.
+   */
+  sourceTrust?: string[];
+  /** Web origins whose pages may call sift (`CORS_ORIGINS`); any other `Origin` gets 403. */
+  corsOrigins: string[];
   /** Requests per minute per API key (per client address without keys); unset = no limit. */
   rateLimit?: { perMinute: number };
   chunking: { size: number; overlap: number };
@@ -196,6 +232,13 @@ export function readConfig(env: Record<string, unknown>): Config {
       ? { vector: { url: e.UPSTASH_VECTOR_REST_URL, token: e.UPSTASH_VECTOR_REST_TOKEN } }
       : {}),
     apiKeys: (e.API_KEYS ?? "").split(",").map((key) => key.trim()).filter(Boolean),
+    ...(e.SOURCE_TRUST
+      ? {
+        sourceTrust: e.SOURCE_TRUST.split(",").map((host) => host.trim().toLowerCase())
+          .filter(Boolean),
+      }
+      : {}),
+    corsOrigins: e.CORS_ORIGINS ?? [],
     ...(e.RATE_LIMIT_PER_MINUTE ? { rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE } } : {}),
     chunking: { size: e.CHUNK_SIZE, overlap: e.CHUNK_OVERLAP },
     offlineModel: {

@@ -10,7 +10,10 @@ export type ErrorType =
   | "invalid_request"
   | "unauthorized"
   | "not_found"
+  | "conflict"
   | "payload_too_large"
+  | "forbidden"
+  | "unsupported_media_type"
   | "rate_limited"
   | "upstream_error"
   | "timeout"
@@ -63,6 +66,30 @@ export class PayloadTooLargeError extends SiftError {
   override name = "PayloadTooLargeError";
   constructor(message: string) {
     super("payload_too_large", 413, message);
+  }
+}
+
+/** Refused whoever asks: a foreign `Origin`, or a non-loopback `Host` on a loopback server. */
+export class ForbiddenError extends SiftError {
+  override name = "ForbiddenError";
+  constructor(message: string) {
+    super("forbidden", 403, message);
+  }
+}
+
+/** A JSON route sent a body that does not say it is JSON. */
+export class UnsupportedMediaTypeError extends SiftError {
+  override name = "UnsupportedMediaTypeError";
+  constructor(message: string) {
+    super("unsupported_media_type", 415, message);
+  }
+}
+
+/** The request clashes with what a resource already is (an evaluation id bound to another dataset). */
+export class ConflictError extends SiftError {
+  override name = "ConflictError";
+  constructor(message: string) {
+    super("conflict", 409, message);
   }
 }
 

@@ -14,5 +14,6 @@ export const LIMITS = {
   fuseRankings: 50,
   fuseRankingLength: 1000,
   rerankDocuments: 1000,
+  rerankDocumentChars: 100_000,
   rerankBatchSize: 50,
 } as const;

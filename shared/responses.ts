@@ -12,21 +12,34 @@ import { rubricLlmSchema } from "./rerank/generate-rubric.ts";
 export const errorBodySchema = z.object({
   error: z.object({
     type: z.string().meta({
-      description: "invalid_request, unauthorized, not_found, payload_too_large, rate_limited, " +
+      description: "invalid_request, unauthorized, forbidden, not_found, payload_too_large, " +
+        "unsupported_media_type, rate_limited, " +
         "upstream_error, timeout, not_configured or internal_error",
     }),
     message: z.string().meta({ description: "For 400s, names the field and the reason" }),
   }),
 });
 
+const providerHealthSchema = z.enum(["ok", "degraded", "down"]);
+
 export const healthSchema = z.object({
-  status: z.literal("ok"),
+  status: z.enum(["ok", "degraded"]).meta({
+    description: "`degraded` when any provider is not `ok`: the service still answers",
+  }),
   providers: z.object({
     llm: z.string(),
     embeddings: z.string(),
     index: z.string(),
     cache: z.string(),
   }).meta({ description: "`offline` where an embedded default serves" }),
+  checks: z.object({
+    llm: providerHealthSchema,
+    embeddings: providerHealthSchema,
+    index: providerHealthSchema,
+    cache: providerHealthSchema,
+  }).meta({
+    description: "`degraded`: answers but rate limits; `down`: fails or times out",
+  }),
 });
 
 export const tokenUsageSchema = z.object({

@@ -18,7 +18,8 @@ export const searchModeSchema = z.enum(["dense", "sparse", "hybrid"], {
   error: "must be dense, sparse or hybrid",
 });
 
-export const topKSchema = z.coerce
+// No coercion: `"5"`, `true` and `[5]` are the caller's mistakes, not numbers.
+export const topKSchema = z
   .number({ error: "must be a number" })
   .int({ error: "must be a whole number" })
   .min(1, { error: "must be at least 1" })
@@ -26,9 +27,15 @@ export const topKSchema = z.coerce
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
-/** `{field: value}` or `{field: {gte: ..., in: [...]}}`, all ANDed. */
-export const metadataFilterSchema = z.record(
-  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { error: "must be a metadata field name" }),
+/** Field names that would reach Object's prototype instead of a document's own metadata. */
+export const RESERVED_FIELD_NAMES: readonly string[] = ["__proto__", "constructor", "prototype"];
+
+const filterFieldName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, {
+  error: "must be a metadata field name",
+});
+
+const filterRecord = z.record(
+  filterFieldName,
   z.union([
     scalar,
     z.strictObject({
@@ -41,7 +48,33 @@ export const metadataFilterSchema = z.record(
       in: z.array(z.union([z.string(), z.number()])).max(100).optional(),
     }, { error: "must be a value or an object of eq, ne, gt, gte, lt, lte, in" }),
   ]),
+  {
+    error: (issue) =>
+      issue.code === "invalid_key"
+        ? "must be a metadata field name (a letter or _, then up to 63 letters, digits or _)"
+        : undefined,
+  },
 );
+
+/**
+ * `{field: value}` or `{field: {gte: ..., in: [...]}}`, all ANDed. `__proto__`,
+ * `constructor` and `prototype` are refused by name: zod drops an own
+ * `__proto__` key silently, so the raw object is checked before it parses.
+ */
+export const metadataFilterSchema = z.preprocess((value, ctx) => {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  for (const field of RESERVED_FIELD_NAMES) {
+    if (Object.hasOwn(value, field)) {
+      ctx.issues.push({
+        code: "custom",
+        path: [field],
+        message: "is a reserved name, not a metadata field",
+        input: value,
+      });
+    }
+  }
+  return value;
+}, filterRecord);
 
 /** A document given inline (to /v1/answer, later /v1/rerank): text plus optional metadata. */
 export const inlineDocumentSchema = z.union([

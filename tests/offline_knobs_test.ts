@@ -40,6 +40,7 @@ Deno.test("parseFaults reads probabilities and rejects bad ones", () => {
     timeout: 0.05,
     malformed: 0.2,
     cut: 0.1,
+    empty: 0,
   });
   assert.throws(
     () => parseFaults("foo=0.1"),

@@ -6,7 +6,9 @@ import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson } from "../../shared/http/validate.ts";
 import { InvalidRequestError, NotFoundError } from "../../shared/errors.ts";
 import { ingestDocuments } from "../../shared/documents/ingest.ts";
+import { DATE_FIELDS, futureDateProblem } from "../../shared/documents/dates.ts";
 import { createEmbeddings } from "./embeddings.ts";
+import { MAX_EMBEDDING_DIMENSIONS } from "../../shared/embeddings/port.ts";
 import { mountDocumentsWebhook } from "./webhook.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import {
@@ -18,6 +20,9 @@ import {
 const documentSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9._:\-]{1,200}$/, {
     error: "must be 1-200 letters, digits, '.', '_', ':' or '-'",
+  }).refine((id) => id !== "." && id !== "..", {
+    // A URL path cannot carry them: DELETE /v1/documents/.. would never reach this id.
+    error: "must not be '.' or '..'",
   }).optional(),
   text: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(
     LIMITS.documentChars,
@@ -28,6 +33,20 @@ const documentSchema = z.object({
   published: z.string().max(100).optional(),
   authors: z.union([z.string().max(2000), z.array(z.string().max(200)).max(100)]).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+}).superRefine((document, ctx) => {
+  // Dates the rerank criteria read are checked where they enter: a 2099 date would win recency.
+  const now = Date.now();
+  const problem = futureDateProblem(document.published, now);
+  if (problem) ctx.addIssue({ code: "custom", path: ["published"], message: problem });
+  for (const field of DATE_FIELDS) {
+    const value = document.metadata && Object.hasOwn(document.metadata, field)
+      ? document.metadata[field]
+      : undefined;
+    const metadataProblem = futureDateProblem(value, now);
+    if (metadataProblem) {
+      ctx.addIssue({ code: "custom", path: ["metadata", field], message: metadataProblem });
+    }
+  }
 });
 
 export const ingestSchema = z.object({
@@ -50,7 +69,10 @@ const embeddingsSchema = z.object({
   ], { error: "must be a non-empty string or array of strings (token arrays are not supported)" }),
   model: z.string().optional(),
   encoding_format: z.enum(["float", "base64"]).default("float"),
-  dimensions: z.number().int().positive().optional(),
+  dimensions: z.number({ error: "must be a number" }).int({ error: "must be a whole number" })
+    .positive({ error: "must be at least 1" })
+    .max(MAX_EMBEDDING_DIMENSIONS, { error: `must be at most ${MAX_EMBEDDING_DIMENSIONS}` })
+    .optional(),
   user: z.string().optional(),
 });
 

@@ -1,6 +1,8 @@
 import type { Hono } from "hono";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { PayloadTooLargeError, SiftError, UnauthorizedError } from "../../shared/errors.ts";
+import { SiftError, UnauthorizedError } from "../../shared/errors.ts";
+import { readBodyText } from "../../shared/http/body.ts";
+import { requireJsonContentType } from "../../shared/http/content-type.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { validate } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
@@ -51,12 +53,9 @@ export function mountDocumentsWebhook(app: Hono<AppEnv>): void {
           "Pushing documents needs INGEST_WEBHOOK_SECRET (whsec_ and base64 of a random key)",
         );
       }
-      const declared = Number(c.req.header("content-length") ?? "0");
-      const tooLarge = () =>
-        new PayloadTooLargeError(`The request body exceeds ${LIMITS.ingestBodyBytes} bytes`);
-      if (declared > LIMITS.ingestBodyBytes) throw tooLarge();
-      const payload = await c.req.text();
-      if (payload.length > LIMITS.ingestBodyBytes) throw tooLarge();
+      requireJsonContentType(c.req.raw);
+      // The signature covers the exact bytes, so the text is read whole, but never past the limit.
+      const payload = await readBodyText(c.req.raw, LIMITS.ingestBodyBytes);
       let parsed: unknown;
       try {
         parsed = new Webhook(secret).verify(payload, {

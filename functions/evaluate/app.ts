@@ -9,6 +9,7 @@ import { VARIANT_NAMES } from "./variants.ts";
 import { namespaceSchema } from "../../shared/schemas.ts";
 import { stepsOver } from "./default-steps.ts";
 import { readJob, readReport, startEvaluation } from "./evaluate.ts";
+import { isScheduledRunId, SCHEDULED_RUN_PREFIX } from "./scheduled-id.ts";
 import { failJob, readInput, runJob, runJobSlice } from "./jobs.ts";
 import { MAX_REPEAT } from "./run.ts";
 import { attachInProcessConsumer } from "../../shared/jobs/consume.ts";
@@ -49,7 +50,9 @@ const bodySchema = z.object({
         "model is asked again; the intervals then cover the spread between runs.",
     }),
   namespace: namespaceSchema,
-  run_id: idSchema.optional(),
+  run_id: idSchema.refine((id) => !isScheduledRunId(id), {
+    error: `must not start with "${SCHEDULED_RUN_PREFIX}": those ids belong to the scheduled run`,
+  }).optional(),
 });
 
 const continueSchema = z.object({
@@ -92,6 +95,7 @@ export function mountEvaluations(app: Hono<AppEnv>): void {
         "two-turn-relevance, item, tot, each optionally `+fusion`.",
       body: bodySchema,
       responses: { 202: json("Started", evaluationStartedSchema) },
+      errors: [409],
     }),
     async (c) => {
       const body = await readJson(c, bodySchema, { maxBytes: EVALUATION_BODY_BYTES });
@@ -148,7 +152,10 @@ export function mountEvaluations(app: Hono<AppEnv>): void {
       const id = c.req.param("id");
       const { from } = await readJson(c, continueSchema, { maxBytes: 1024 });
       const { deps, config } = c.var;
-      const job = idSchema.safeParse(id).success ? await readJob(deps, id) : undefined;
+      // A scheduled run is not on the queue: a message for it can only come from a caller.
+      const job = idSchema.safeParse(id).success && !isScheduledRunId(id)
+        ? await readJob(deps, id)
+        : undefined;
       if (!job) throw new NotFoundError(`No evaluation ${id}`);
       if (job.status !== "running") return c.json({ id, status: job.status });
       const input = await readInput(deps, id);

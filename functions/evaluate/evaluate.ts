@@ -1,6 +1,15 @@
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { createJob, type EvaluationJob, readJob, runJob, storeInput } from "./jobs.ts";
+import {
+  createJob,
+  type EvaluationJob,
+  readInput,
+  readJob,
+  runJob,
+  type StoredEvaluationInput,
+  storeInput,
+} from "./jobs.ts";
+import { bindRun, datasetBinding } from "./binding.ts";
 import { configuredDataset } from "./scheduled.ts";
 import { smokeDataset } from "./smoke.ts";
 import type { EvalSteps } from "./steps.ts";
@@ -61,12 +70,24 @@ export async function startEvaluation(
   },
 ): Promise<EvaluationJob> {
   parseVariants(request.variants, request.namespace); // 400 before anything starts
+  let stored: StoredEvaluationInput | undefined;
   if (request.run_id) {
+    // 409 before anything else: one id's checkpoints must never mix two datasets.
+    await bindRun(deps, request.run_id, await datasetBinding(request.dataset));
     const existing = await readJob(deps, request.run_id);
     const fresh = existing && Date.now() - Date.parse(existing.updated_at) < STALE_AFTER_MS;
     if (existing?.status === "running" && fresh) return existing;
+    if (existing) stored = await readInput(deps, request.run_id);
   }
-  const dataset = await resolveDataset(deps, env, request);
+  // A named dataset is resolved (for `nightly`, its URL fetched) once per run: a run started
+  // again reads the questions stored with it.
+  const dataset = stored && "name" in request.dataset
+    ? {
+      name: stored.dataset.name ?? request.dataset.name,
+      questions: stored.dataset.questions,
+      namespace: stored.namespace,
+    }
+    : await resolveDataset(deps, env, request);
   const questions = Math.min(dataset.questions.length, request.limit ?? Infinity);
   // A repeated question costs its steps again.
   await options.admit?.(questions * request.variants.length * (request.repeat ?? 1));
@@ -84,10 +105,11 @@ export async function startEvaluation(
     repeat: request.repeat,
     namespace: dataset.namespace,
   };
+  // Stored with the run even without a queue: the next start of this run reuses its questions.
+  await storeInput(deps, job.id, input);
   if (deps.jobs.name !== "none") {
     // On the platform's queue, a slice of questions per message: no invocation's time limit
     // bounds the run, and a process that dies mid-run leaves its message to be handed out again.
-    await storeInput(deps, job.id, input);
     await deps.jobs.enqueue({ job_id: job.id, step: "evaluate", from: 0 });
     return job;
   }

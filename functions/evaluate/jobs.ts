@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { toErrorBody } from "../../shared/errors.ts";
+import { SiftError, toErrorBody } from "../../shared/errors.ts";
 import type { Deps } from "../../shared/runtime.ts";
 import { cacheHistory, recordRun } from "./history.ts";
 import { renderReportHtml, renderReportJson } from "./report/html.ts";
@@ -125,7 +125,16 @@ export async function createJob(
     updated_at: now,
     progress: null,
   };
-  await writeJob(deps, job);
+  // The first record goes to the store itself, not through the cache that drops failed
+  // writes: a 202 for a run that no GET can find would lose it.
+  try {
+    await deps.cache.store.set(jobKey(job.id), job, { ttlSeconds: JOB_TTL_SECONDS });
+  } catch (error) {
+    throw new SiftError("upstream_error", 503, "The evaluation store is unavailable; retry later", {
+      cause: error,
+      isRetryable: true,
+    });
+  }
   return job;
 }
 

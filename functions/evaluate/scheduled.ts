@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { ConfigError, UpstreamError } from "../../shared/errors.ts";
+import { ConfigError } from "../../shared/errors.ts";
+import { fetchDatasetText } from "./dataset-fetch.ts";
+import { scheduledRunId } from "./scheduled-id.ts";
 import { describeIssues } from "../../shared/http/validate.ts";
 import type { Deps } from "../../shared/runtime.ts";
 import { parseQuestionsJsonl } from "./dataset.ts";
@@ -48,21 +50,11 @@ export async function configuredDataset(
   const settings = readEvalSettings(env);
   if (!settings.EVAL_DATASET_URL) return await smokeDataset(deps, signal);
   const url = settings.EVAL_DATASET_URL;
-  const response = await fetch(url, {
-    signal: signal
-      ? AbortSignal.any([signal, AbortSignal.timeout(30_000)])
-      : AbortSignal.timeout(30_000),
-  });
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new UpstreamError("dataset", {
-      message: `The evaluation dataset answered ${response.status}`,
-    });
-  }
+  const text = await fetchDatasetText(url, { signal });
   const name = new URL(url).pathname.split("/").pop()?.replace(/\.jsonl$/, "") || "configured";
   return {
     name,
-    questions: parseQuestionsJsonl(await response.text(), name),
+    questions: parseQuestionsJsonl(text, name),
     namespace: settings.EVAL_NAMESPACE,
   };
 }
@@ -82,7 +74,7 @@ export async function runScheduledEvaluation(
   const settings = readEvalSettings(env);
   const dataset = await configuredDataset(deps, env, options.signal);
   const variants = settings.EVAL_VARIANTS.split(",").map((name) => name.trim()).filter(Boolean);
-  const id = `nightly-${(options.now ?? new Date()).toISOString().slice(0, 10)}`;
+  const id = scheduledRunId(options.now ?? new Date());
   const job = await createJob(deps, { id, dataset: dataset.name, variants });
   const report = await runJob(deps, job, {
     dataset: { name: dataset.name, questions: dataset.questions },

@@ -64,8 +64,11 @@ export function mountFuse(app: Hono<AppEnv>): void {
     }),
     async (c) => {
       const body = await readJson(c, searchSchema, { maxBytes: LIMITS.bodyBytes });
-      const results = await search(c.var.deps, body, c.req.raw.signal);
-      return c.json({ results });
+      const { hits, degraded } = await search(c.var.deps, body, c.req.raw.signal);
+      return c.json({
+        results: hits,
+        ...(degraded ? { degraded: true as const, reason: degraded.reason } : {}),
+      });
     },
   );
 

@@ -1,7 +1,7 @@
 import type { TokenUsage } from "../../shared/llm/chat.ts";
 import { reciprocalRankFusion } from "../../shared/search/rrf.ts";
 import type { SearchHit } from "../../shared/vector/port.ts";
-import { search, type SearchInput } from "./search.ts";
+import { search, type SearchInput, SPARSE_FALLBACK_REASON } from "./search.ts";
 import { generateQueryVariations } from "./variations.ts";
 import type { Deps } from "../../shared/runtime.ts";
 
@@ -14,10 +14,14 @@ export type FusedHit = SearchHit & {
 export type FusionResult = {
   queries: { text: string; origin: "original" | "variation" }[];
   results: FusedHit[];
-  /** True when the LLM gave no usable variations and only the original query ran. */
+  /** True when the LLM gave no usable variations, or embeddings failed and BM25 alone ranked. */
   degraded: boolean;
+  /** Why, when degraded. */
+  reason?: string;
   usage: TokenUsage;
 };
+
+const NO_VARIATIONS_REASON = "no query variations could be written: the original query alone";
 
 /** How deep each query's ranking goes before fusion: deeper than top_k, so fusion has room. */
 export function fusionDepth(topK: number): number {
@@ -36,8 +40,17 @@ export async function ragFusion(
   const variations = input.variations > 0
     ? await generateQueryVariations(deps, input.query, input.variations, signal)
     : { queries: [], degraded: false, usage: { tokens_in: 0, tokens_out: 0 } };
-  const fused = await retrieveAndFuse(deps, input, variations.queries, signal);
-  return { ...fused, degraded: variations.degraded, usage: variations.usage };
+  const { sparseOnly, ...fused } = await retrieveAndFuse(deps, input, variations.queries, signal);
+  const reasons = [
+    ...(variations.degraded ? [NO_VARIATIONS_REASON] : []),
+    ...(sparseOnly ? [SPARSE_FALLBACK_REASON] : []),
+  ];
+  return {
+    ...fused,
+    degraded: reasons.length > 0,
+    ...(reasons.length ? { reason: reasons.join("; ") } : {}),
+    usage: variations.usage,
+  };
 }
 
 /** Fusion's second step: every query retrieved in parallel, rankings fused by RRF. */
@@ -46,15 +59,16 @@ export async function retrieveAndFuse(
   input: SearchInput & { rrf_k?: number | undefined },
   variations: readonly string[],
   signal?: AbortSignal,
-): Promise<Pick<FusionResult, "queries" | "results">> {
+): Promise<Pick<FusionResult, "queries" | "results"> & { sparseOnly: boolean }> {
   const queries = [
     { text: input.query, origin: "original" as const },
     ...variations.map((text) => ({ text, origin: "variation" as const })),
   ];
   const depth = fusionDepth(input.top_k);
-  const rankings = await Promise.all(
+  const outcomes = await Promise.all(
     queries.map((query) => search(deps, { ...input, query: query.text, top_k: depth }, signal)),
   );
+  const rankings = outcomes.map((outcome) => outcome.hits);
   const hits = new Map(rankings.flat().map((hit) => [hit.id, hit]));
   const fused = reciprocalRankFusion(
     rankings.map((ranking) => ranking.map((hit) => hit.id)),
@@ -62,6 +76,7 @@ export async function retrieveAndFuse(
   );
   return {
     queries,
+    sparseOnly: outcomes.some((outcome) => outcome.degraded),
     results: fused.slice(0, input.top_k).map((item) => ({
       ...hits.get(item.id)!,
       score: item.rrf_score,

@@ -7,13 +7,23 @@ import {
 } from "../../shared/responses.ts";
 
 /** `POST /v1/search`: best first. */
-export const searchResponseSchema = z.object({ results: z.array(searchHitSchema) });
+export const searchResponseSchema = z.object({
+  results: z.array(searchHitSchema),
+  degraded: z.literal(true).optional().meta({
+    description: "Present when embeddings failed and BM25 alone ranked (dense or hybrid asked)",
+  }),
+  reason: z.string().optional().meta({ description: "Why, when degraded" }),
+});
 
 /** `POST /v1/fuse` with a query: RAG-Fusion. */
 export const ragFusionResponseSchema = z.object({
   queries: z.array(queryVariationSchema),
   results: z.array(fusedHitSchema),
-  degraded: z.boolean().meta({ description: "True when no variation could be written" }),
+  degraded: z.boolean().meta({
+    description: "True when no variation could be written, or embeddings failed and BM25 " +
+      "alone ranked",
+  }),
+  reason: z.string().optional().meta({ description: "Why, when degraded" }),
   usage: tokenUsageSchema,
 });
 

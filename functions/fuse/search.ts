@@ -1,6 +1,7 @@
 import type { ResilientCache } from "../../shared/cache/resilient.ts";
 import type { Embedder } from "../../shared/embeddings/port.ts";
 import { sha256Hex } from "../../shared/hash.ts";
+import { SiftError } from "../../shared/errors.ts";
 import type {
   MetadataFilter,
   SearchHit,
@@ -35,19 +36,55 @@ export async function embedQuery(
   return value;
 }
 
-/** Dense, sparse (BM25) or hybrid (RRF of both) retrieval over the index. */
+/** A ranking, and why it is sparse when dense or hybrid was asked for. */
+export type SearchOutcome = {
+  hits: SearchHit[];
+  /** Set when embeddings failed and BM25 alone ranked. */
+  degraded?: { reason: string };
+};
+
+export const SPARSE_FALLBACK_REASON =
+  "the embeddings provider failed: sparse (BM25) retrieval only";
+
+/**
+ * Dense, sparse (BM25) or hybrid (RRF of both) retrieval over the index.
+ * When the query cannot be embedded (the provider is down, after its
+ * retries), dense and hybrid fall back to sparse and say so, so a question
+ * still gets passages. A cancelled request and a caller's own mistake (a 4xx)
+ * still fail.
+ */
 export async function search(
   deps: { embedder: Embedder; index: VectorIndex; cache: ResilientCache },
   input: SearchInput,
   signal?: AbortSignal,
-): Promise<SearchHit[]> {
-  const vector = input.mode === "sparse" ? undefined : await embedQuery(deps, input.query, signal);
-  return await deps.index.query({
+): Promise<SearchOutcome> {
+  let vector: number[] | undefined;
+  let degraded: SearchOutcome["degraded"];
+  if (input.mode !== "sparse") {
+    try {
+      vector = await embedQuery(deps, input.query, signal);
+    } catch (error) {
+      if (signal?.aborted || !canFallBack(error)) throw error;
+      console.warn("query embedding failed, falling back to sparse:", errorText(error));
+      degraded = { reason: SPARSE_FALLBACK_REASON };
+    }
+  }
+  const hits = await deps.index.query({
     text: input.query,
     ...(vector ? { vector } : {}),
-    mode: input.mode,
+    mode: vector ? input.mode : "sparse",
     topK: input.top_k,
     ...(input.filter ? { filter: input.filter } : {}),
     namespace: input.namespace,
   });
+  return degraded ? { hits, degraded } : { hits };
+}
+
+/** Provider failures (5xx, timeouts, bad replies) fall back; 4xx and cancellations do not. */
+function canFallBack(error: unknown): boolean {
+  return !(error instanceof SiftError) || error.status >= 500;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -20,6 +20,9 @@ export const QUERY_EVENTS = {
     queries: z.array(queryVariationSchema),
     results: z.array(z.union([fusedHitSchema, searchHitSchema])),
     degraded: z.literal(true).optional(),
+    reason: z.string().optional().meta({
+      description: "Why retrieval degraded: BM25 alone (embeddings failed), or no variations",
+    }),
   }),
   "rubric-end": z.object({ rubric: rubricBodySchema, degraded: z.boolean().optional() }),
   "rerank-end": z.object({

@@ -24,12 +24,17 @@ const hitSchema = z.looseObject({
   metadata: z.looseObject({ doc_id: z.string(), chunk_index: z.number() }),
 });
 
-const searchReplySchema = z.object({ results: z.array(hitSchema) });
+const searchReplySchema = z.object({
+  results: z.array(hitSchema),
+  degraded: z.literal(true).optional(),
+  reason: z.string().optional(),
+});
 
 const fuseReplySchema = z.looseObject({
   queries: z.array(z.object({ text: z.string(), origin: z.enum(["original", "variation"]) })),
   results: z.array(hitSchema),
   degraded: z.boolean(),
+  reason: z.string().optional(),
   usage: usageSchema,
 });
 
@@ -60,6 +65,8 @@ export type Retrieved = {
   queries: { text: string; origin: "original" | "variation" }[];
   results: SearchHit[];
   degraded?: true;
+  /** Why retrieval degraded (BM25 alone, or no query variations). */
+  reason?: string;
   usage: TokenUsage;
 };
 
@@ -94,6 +101,7 @@ export async function searchStep(
   return {
     queries: [{ text: options.query, origin: "original" }],
     results: reply.results as SearchHit[],
+    ...(reply.degraded ? { degraded: true as const, reason: reply.reason ?? "degraded" } : {}),
     usage: { tokens_in: 0, tokens_out: 0 },
   };
 }
@@ -111,7 +119,7 @@ export async function fuseStep(
   return {
     queries: reply.queries,
     results: reply.results as SearchHit[],
-    ...(reply.degraded ? { degraded: true as const } : {}),
+    ...(reply.degraded ? { degraded: true as const, reason: reply.reason ?? "degraded" } : {}),
     usage: reply.usage,
   };
 }

@@ -67,11 +67,19 @@ const COHERE_MODELS: Record<string, RerankStrategy> = {
   "sift-tot": "tot",
 };
 
+/** One document's text; a longer one would hold every prompt (and the event loop) up. */
+const cohereDocumentText = z.string().min(1, { error: "must not be empty" }).max(
+  LIMITS.rerankDocumentChars,
+  { error: `must be at most ${LIMITS.rerankDocumentChars} characters` },
+);
+
 const cohereSchema = z.object({
   model: z.string({ error: "must be a string" }),
   query: querySchema,
   documents: z.array(
-    z.union([z.string().min(1), z.object({ text: z.string().min(1) }).transform((d) => d.text)]),
+    z.union([cohereDocumentText, z.object({ text: cohereDocumentText }).transform((d) => d.text)], {
+      error: `must be a string or {text} of 1 to ${LIMITS.rerankDocumentChars} characters`,
+    }),
     { error: "must be an array of strings" },
   ).min(1, { error: "must hold at least one document" }).max(LIMITS.rerankDocuments),
   top_n: z.number().int().min(1).optional(),
@@ -121,7 +129,11 @@ export function mountRerank(app: Hono<AppEnv>): void {
       return c.json(
         await rerank(
           c.var.deps,
-          { ...body, documents: toDocuments(body.documents) },
+          {
+            ...body,
+            documents: toDocuments(body.documents),
+            trusted_sources: c.var.config.sourceTrust,
+          },
           c.req.raw.signal,
         ),
       );
@@ -145,7 +157,10 @@ export function mountRerank(app: Hono<AppEnv>): void {
     async (c) => {
       const raw = await readRawJson(c, { maxBytes: LIMITS.ingestBodyBytes });
       const body = validate(cohereSchema, raw);
-      const strategy = COHERE_MODELS[body.model];
+      // An own key only: "constructor" or "toString" must not find Object's.
+      const strategy = Object.hasOwn(COHERE_MODELS, body.model)
+        ? COHERE_MODELS[body.model]
+        : undefined;
       if (!strategy) {
         throw new InvalidRequestError(
           `model: unknown model "${body.model}"; valid models: ${
@@ -162,6 +177,7 @@ export function mountRerank(app: Hono<AppEnv>): void {
         top_n: body.top_n,
         explain: false,
         batch_size: DEFAULT_BATCH_SIZE,
+        trusted_sources: c.var.config.sourceTrust,
       }, c.req.raw.signal);
       // Cohere's scores are in [0, 1]: the final score over the most the rubric allows.
       // ITEM's scores are in (0, 1] already, the utility set above 0.5 (item/score.ts).

@@ -39,6 +39,8 @@ export type RerankRequest = {
   item?: ItemOptions | undefined;
   /** For strategy tot: pinned dimensions per level and the unit (passage by default). */
   tot?: TotOptions | undefined;
+  /** `SOURCE_TRUST`: only documents from these hosts score on authority criteria. */
+  trusted_sources?: readonly string[] | undefined;
 };
 
 export type RerankResultItem = {
@@ -145,6 +147,7 @@ export async function rerank(
     model: deps.llm.model,
     structured: deps.llm.structuredOutputs,
     prompts: rerankPromptTags(),
+    ...(request.trusted_sources ? { trusted_sources: request.trusted_sources } : {}),
   }))}`;
   const hit = await deps.cache.get<Omit<RerankResponse, "usage">>(key);
   const usageOf = (tokensIn: number, tokensOut: number, calls: number, cached: boolean) => ({
@@ -168,6 +171,7 @@ export async function rerank(
     explain: request.explain,
     batchSize: request.batch_size,
     concurrency: DEFAULT_BATCH_CONCURRENCY,
+    trustedSources: request.trusted_sources,
   }, signal);
   const warnings = [...resolved.warnings, ...batched.warnings];
   const full: Omit<RerankResponse, "usage"> = {

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError, SiftError } from "../errors.ts";
 import type { Embedder } from "../embeddings/port.ts";
 import { sha256Hex } from "../hash.ts";
 import { type ChunkOptions, chunkText } from "../text/chunk.ts";
@@ -91,12 +91,34 @@ export async function ingestDocuments(
     vector: vectors[position]!,
   }));
   // One replace: the new chunks never go missing, the old ones never linger.
-  await deps.index.replaceDocuments(chunked.map((document) => document.id), chunks, {
-    namespace: input.namespace,
-  });
+  try {
+    await deps.index.replaceDocuments(chunked.map((document) => document.id), chunks, {
+      namespace: input.namespace,
+    });
+  } catch (error) {
+    throw unstoredError(error);
+  }
   return {
     namespace: input.namespace,
     documents: chunked.map((document) => ({ id: document.id, chunks: document.chunks.length })),
     chunks: chunks.length,
   };
+}
+
+/**
+ * An index that failed a write is unavailable, not wrong: 503, so the caller
+ * retries and nothing is acknowledged that was not stored. A caller's mistake
+ * (4xx) stays as it is.
+ */
+function unstoredError(error: unknown): unknown {
+  if (error instanceof SiftError && error.status < 500) return error;
+  return new SiftError(
+    "upstream_error",
+    503,
+    "The index is unavailable; the documents were not stored",
+    {
+      cause: error,
+      isRetryable: true,
+    },
+  );
 }

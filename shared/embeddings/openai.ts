@@ -1,6 +1,13 @@
 import type OpenAI from "openai";
 import { toLlmError } from "../llm/errors.ts";
 import type { Embedder } from "./port.ts";
+import {
+  embeddingsReplySchema,
+  isMalformedReply,
+  jitteredDelay,
+  MALFORMED_REPLY_ATTEMPTS,
+  MalformedReplyError,
+} from "./malformed.ts";
 
 /** Inputs per embeddings call: well under providers' limits (2048) and request sizes. */
 export const EMBEDDING_BATCH_SIZE = 96;
@@ -43,28 +50,49 @@ export class OpenAIEmbedder implements Embedder {
     return results.flat();
   }
 
+  /**
+   * The SDK retries 429, 5xx, timeouts and dropped connections itself; a 200
+   * whose body is cut, not JSON, or holds the wrong number of embeddings it
+   * hands over as is. Those are retried here, a bounded number of times with
+   * jittered backoff.
+   */
   async #embedBatch(
     input: string[],
     dimensions: number | undefined,
     signal: AbortSignal | undefined,
   ): Promise<number[][]> {
-    try {
-      const response = await this.#client.embeddings.create(
-        {
-          model: this.model,
-          input,
-          ...(dimensions ? { dimensions } : {}),
-        },
-        signal ? { signal } : {},
-      );
-      // Providers may reorder; `index` is authoritative.
-      const ordered = [...response.data].sort((x, y) => x.index - y.index);
-      if (ordered.length !== input.length) {
-        throw new Error(`expected ${input.length} embeddings, got ${ordered.length}`);
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await this.#embedOnce(input, dimensions, signal);
+      } catch (error) {
+        if (attempt >= MALFORMED_REPLY_ATTEMPTS || !isMalformedReply(error) || signal?.aborted) {
+          throw toLlmError(error, "embeddings");
+        }
+        await jitteredDelay(attempt, signal);
       }
-      return ordered.map((item) => item.embedding);
-    } catch (error) {
-      throw toLlmError(error, "embeddings");
     }
+  }
+
+  async #embedOnce(
+    input: string[],
+    dimensions: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<number[][]> {
+    const response = await this.#client.embeddings.create(
+      {
+        model: this.model,
+        input,
+        ...(dimensions ? { dimensions } : {}),
+      },
+      signal ? { signal } : {},
+    );
+    const reply = embeddingsReplySchema.safeParse(response);
+    if (!reply.success) throw new MalformedReplyError("the embeddings reply has no usable data");
+    // Providers may reorder; `index` is authoritative.
+    const ordered = [...reply.data.data].sort((x, y) => x.index - y.index);
+    if (ordered.length !== input.length) {
+      throw new MalformedReplyError(`expected ${input.length} embeddings, got ${ordered.length}`);
+    }
+    return ordered.map((item) => item.embedding);
   }
 }

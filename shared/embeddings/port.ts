@@ -8,3 +8,9 @@ export interface Embedder {
     options?: { signal?: AbortSignal | undefined; dimensions?: number | undefined },
   ): Promise<number[][]>;
 }
+
+/**
+ * The most dimensions an embedding may ask for: the largest any provider sift
+ * knows serves (OpenAI's models stop at 3,072; the offline model at this).
+ */
+export const MAX_EMBEDDING_DIMENSIONS = 8192;

@@ -50,6 +50,7 @@ const ERRORS = {
   400: "A bad request: the message names the field and the reason",
   401: "Missing or invalid API key (only when the server sets `API_KEYS`)",
   404: "Not found",
+  409: "Conflicts with what the resource already is: the message says how",
   413: "The body is over the route's size limit",
   429: "Over `RATE_LIMIT_PER_MINUTE`: `Retry-After` says when to come back",
   500: "Internal error, or the server is misconfigured",

@@ -1,6 +1,8 @@
 import { type Context, Hono } from "hono";
 import type { Config } from "../config.ts";
 import { loadDemoCorpus } from "../demo/loader.ts";
+import { lazyIndex, withoutDemoCorpus } from "../demo/lazy-index.ts";
+import { HealthProbe } from "../health/probe.ts";
 import { NotFoundError, SiftError, toErrorBody } from "../errors.ts";
 import { CACHE_SCOPE_HEADER, cacheScopeOf, cacheScopePrefix } from "../cache/scope.ts";
 import type { Deps, Runtime } from "../runtime.ts";
@@ -12,6 +14,7 @@ import { type ExtendDocument, mountOpenApi } from "./openapi-document.ts";
 import { healthSchema } from "../responses.ts";
 import { rateLimit, type RateLimitState } from "../ratelimit/middleware.ts";
 import { markInProcess } from "../ratelimit/origin.ts";
+import { crossOrigin, securityHeaders } from "./browser-safety.ts";
 
 /**
  * Hono's typing for sift: `c.env` is the raw environment (variables, and on
@@ -70,12 +73,14 @@ type ExecutionContextLike = Context["executionCtx"];
 export function createServer(options: ServerOptions): Hono<AppEnv> {
   const { runtime } = options;
   const app = new Hono<AppEnv>();
+  const health = new HealthProbe();
 
   app.onError((error, c) => {
     if (!(error instanceof SiftError) || error.status >= 500) {
       console.error(`${c.req.method} ${c.req.path} failed:`, error);
     }
     const { status, body } = toErrorBody(error);
+    if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="sift"');
     return c.json(body, status as 400);
   });
   app.notFound((c) => {
@@ -85,11 +90,18 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     return c.json(body, status as 404);
   });
 
+  // Before config and deps: a foreign Origin or a preflight needs neither.
+  app.use("*", securityHeaders);
+  app.use("*", crossOrigin((c) => runtime.config(c.env ?? {}).corsOrigins));
   app.use("*", async (c, next) => {
     const env = c.env ?? {};
     const config = runtime.config(env);
     const cacheScope = cacheScopeOf(c.req.header(CACHE_SCOPE_HEADER));
-    const shared = runtime.deps(config, env);
+    const built = runtime.deps(config, env);
+    // Only calls that touch the index wait on the demo corpus (and a failed load fails none).
+    const shared = options.demoCorpus
+      ? { ...built, index: lazyIndex(built.index, () => loadDemoCorpus(runtime, built)) }
+      : built;
     const deps = cacheScope
       ? { ...shared, cache: shared.cache.withKeyPrefix(cacheScopePrefix(cacheScope)) }
       : shared;
@@ -108,7 +120,6 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
       signal: c.req.raw.signal,
     });
     c.header("x-request-id", requestId);
-    if (options.demoCorpus) await loadDemoCorpus(runtime, deps);
     await next();
   });
 
@@ -118,9 +129,17 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
       tag: "service",
       summary: "Health and the providers in use",
       open: true,
+      description: "Answers 200 while the service can serve in some form; `checks` grades " +
+        "each provider (probed with a short timeout, cached for a few seconds), and `status` " +
+        "is `degraded` when any is not `ok`.",
       responses: { 200: json("Up", healthSchema) },
     }),
-    (c) => c.json({ status: "ok", providers: c.var.deps.providers }),
+    async (c) => {
+      const { deps } = c.var;
+      const checks = await health.check(deps, withoutDemoCorpus(deps.index));
+      const allOk = Object.values(checks).every((check) => check === "ok");
+      return c.json({ status: allOk ? "ok" : "degraded", providers: deps.providers, checks });
+    },
   );
 
   app.use("*", requireApiKey);

@@ -1,6 +1,8 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { InvalidRequestError, PayloadTooLargeError } from "../errors.ts";
+import { InvalidRequestError } from "../errors.ts";
+import { readBodyBytes } from "./body.ts";
+import { requireJsonContentType } from "./content-type.ts";
 
 /** One line per problem, each naming the field: `documents.0.text: must not be empty`. */
 export function describeIssues(error: z.ZodError): string {
@@ -11,9 +13,9 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /**
- * Reads a JSON body no larger than `maxBytes` and validates it. Too large is
- * 413 (checked on the header first, then on the bytes actually read), bad
- * JSON or a bad field is 400 naming the field.
+ * Reads a JSON body no larger than `maxBytes` and validates it. Not JSON is
+ * 415; too large is 413 (checked on the header first, then while reading);
+ * bad JSON or a bad field is 400 naming the field.
  */
 export async function readJson<T>(
   c: Context,
@@ -30,21 +32,16 @@ export function validate<T>(schema: z.ZodType<T>, value: unknown): T {
   return parsed.data;
 }
 
-/** The body as parsed JSON, size-checked, not yet validated. */
+/**
+ * The body as parsed JSON, not yet validated: 415 unless its content type is
+ * JSON, 413 as soon as the bytes read pass `maxBytes` (the rest is never read).
+ */
 export async function readRawJson(c: Context, options: { maxBytes: number }): Promise<unknown> {
-  const declared = Number(c.req.header("content-length") ?? "0");
-  const tooLarge = () =>
-    new PayloadTooLargeError(`The request body exceeds the ${formatBytes(options.maxBytes)} limit`);
-  if (declared > options.maxBytes) throw tooLarge();
-  const raw = await c.req.arrayBuffer();
-  if (raw.byteLength > options.maxBytes) throw tooLarge();
+  requireJsonContentType(c.req.raw);
+  const raw = await readBodyBytes(c.req.raw, options.maxBytes);
   try {
     return JSON.parse(new TextDecoder().decode(raw));
   } catch {
     throw new InvalidRequestError("body: must be valid JSON");
   }
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
 }

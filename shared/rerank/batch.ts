@@ -11,6 +11,7 @@ import { renderRelevanceSystem, renderRerankSystem, renderRerankUser } from "./r
 import type { Rubric } from "./rubric.ts";
 import { type Discarded, type RankedDocument, rankJudgments } from "./score.ts";
 import type { Judgment, RerankDocument } from "./types.ts";
+import { isTrustedSource, withoutAuthority, withoutClaimedAuthority } from "./source-trust.ts";
 
 export const DEFAULT_BATCH_SIZE = 10;
 export const DEFAULT_BATCH_CONCURRENCY = 4;
@@ -24,6 +25,11 @@ export type BatchRerankInput = {
   explain: boolean;
   batchSize: number;
   concurrency: number;
+  /**
+   * `SOURCE_TRUST`'s hosts: where set, only documents from them keep their
+   * authors and source in the prompt and score on authority criteria.
+   */
+  trustedSources?: readonly string[] | undefined;
 };
 
 export type BatchRerankResult = {
@@ -102,10 +108,15 @@ export async function rerankInBatches(
       ),
     );
   }
+  const trusted = input.trustedSources;
+  const untrusted = (index: number) =>
+    trusted !== undefined && !isTrustedSource(input.documents[index]!.metadata, trusted);
+  const shown = (index: number) =>
+    untrusted(index) ? withoutClaimedAuthority(input.documents[index]!) : input.documents[index]!;
   const settled = await mapSettled(
     batches,
     input.concurrency,
-    (indices) => judgeBatch(llm, input, indices.map((i) => input.documents[i]!), signal),
+    (indices) => judgeBatch(llm, input, indices.map(shown), signal),
   );
   const scored: { index: number; judgment: Judgment }[] = [];
   const unscored: Discarded[] = [];
@@ -130,7 +141,8 @@ export async function rerankInBatches(
     }
     const judged = new Set(outcome.value.judgments.map((j) => j.position));
     for (const judgment of outcome.value.judgments) {
-      scored.push({ index: indices[judgment.position]!, judgment });
+      const index = indices[judgment.position]!;
+      scored.push({ index, judgment: untrusted(index) ? withoutAuthority(judgment) : judgment });
     }
     indices.forEach((index, position) => {
       if (!judged.has(position)) unscored.push({ index, reason: "not ranked by the model" });

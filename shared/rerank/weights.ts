@@ -54,7 +54,10 @@ export function applyWeights(
   return {
     rubric: {
       ...rubric,
-      criteria: rubric.criteria.map((c) => ({ ...c, weight: weights[c.name] ?? c.weight })),
+      criteria: rubric.criteria.map((c) => ({
+        ...c,
+        weight: Object.hasOwn(weights, c.name) ? weights[c.name]! : c.weight,
+      })),
     },
     unknown: Object.keys(weights).filter((name) => !names.has(name)),
   };

@@ -18,7 +18,8 @@ function compare(actual: unknown, condition: FilterCondition): boolean {
 
 /**
  * True when metadata satisfies every condition of the filter (AND).
- * A list-valued field matches when any element does.
+ * A list-valued field matches when any element does. Only the metadata's own
+ * properties count: a filter on `constructor` must not find Object's.
  *
  * @example
  * matchesFilter({ year: 2020 }, { year: { gte: 2019 } }); // true
@@ -28,5 +29,7 @@ export function matchesFilter(
   filter: MetadataFilter | undefined,
 ): boolean {
   if (!filter) return true;
-  return Object.entries(filter).every(([field, condition]) => compare(metadata[field], condition));
+  return Object.entries(filter).every(([field, condition]) =>
+    compare(Object.hasOwn(metadata, field) ? metadata[field] : undefined, condition)
+  );
 }

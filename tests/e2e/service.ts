@@ -11,6 +11,8 @@ export function freePort(): number {
 
 export type RunningService = {
   url: string;
+  /** The server process's id (e.g. to read its memory in `/proc/<pid>/status`). */
+  pid: number;
   output: () => string;
   close: () => Promise<void>;
   /** `kill -9`: no shutdown, no flush; resolves once the process is gone. */
@@ -68,5 +70,5 @@ export async function startService(
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, output: () => log, close, crash, [Symbol.asyncDispose]: close };
+  return { url, pid: child.pid, output: () => log, close, crash, [Symbol.asyncDispose]: close };
 }

@@ -21,6 +21,7 @@ Deno.test("GET /healthz reports every provider offline", async () => {
   assert.deepEqual(await response.json(), {
     status: "ok",
     providers: { llm: "offline", embeddings: "offline", index: "offline", cache: "offline" },
+    checks: { llm: "ok", embeddings: "ok", index: "ok", cache: "ok" },
   });
 });
 

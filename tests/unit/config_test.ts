@@ -119,3 +119,14 @@ Deno.test("readConfig() reads RATE_LIMIT_PER_MINUTE as a positive whole number; 
     assertRefused({ RATE_LIMIT_PER_MINUTE: value }, "RATE_LIMIT_PER_MINUTE");
   }
 });
+
+Deno.test("readConfig() refuses API_KEYS with no usable key, naming it", () => {
+  for (const value of [",", " , ,", ",,,"]) {
+    assert.throws(
+      () => readConfig({ API_KEYS: value }),
+      (error: Error) =>
+        error instanceof ConfigError && /API_KEYS: must hold at least one key/.test(error.message),
+      value,
+    );
+  }
+});

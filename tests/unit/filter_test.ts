@@ -57,3 +57,11 @@ Deno.test({
     assert.equal(matchesFilter(paper, { tags: "vision" }), false);
   },
 });
+
+Deno.test("matchesFilter() reads only the metadata's own properties", () => {
+  const inheriting = Object.assign(Object.create({ venue: "ACL", year: 2030 }), { doc_id: "x" });
+  assert.equal(matchesFilter(inheriting, { venue: "ACL" }), false);
+  assert.equal(matchesFilter(inheriting, { year: { gte: 2020 } }), false);
+  assert.equal(matchesFilter(paper, { constructor: { in: ["Object"] } }), false);
+  assert.equal(matchesFilter({ constructor: "own" }, { constructor: "own" }), true);
+});

@@ -72,7 +72,7 @@ export async function handleChat(body: unknown, context: ChatContext): Promise<R
     json: ["json_schema", "json_object"].includes(request.response_format?.type ?? ""),
     promptVersion: version,
   };
-  const reply = task.reply(input);
+  const reply = context.fault === "empty" ? "" : task.reply(input);
   const { content, finishReason } = limitTokens(
     context.fault === "malformed" ? malformed(task, input, reply) : reply,
     request.max_completion_tokens ?? request.max_tokens ?? undefined,

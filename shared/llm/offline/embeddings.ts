@@ -37,6 +37,9 @@ export async function handleEmbeddings(
   body: unknown,
   context: { fault: FaultKind | undefined; latency: Latency; signal: AbortSignal },
 ): Promise<Response> {
+  if (context.fault === "empty") {
+    return new Response("", { headers: { "content-type": "application/json" } });
+  }
   const parsed = embeddingRequest.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

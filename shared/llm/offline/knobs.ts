@@ -8,7 +8,11 @@
 /** Pacing of a reply: wait `ttftMs`, then emit `tokensPerSecond` (Infinity: no pacing). */
 export type Latency = { ttftMs: number; tokensPerSecond: number };
 
-export const FAULT_KINDS = ["http429", "http500", "timeout", "malformed", "cut"] as const;
+/**
+ * `empty`: a 200 with nothing in it (chat: empty content; embeddings: an empty
+ * body). Last, so adding it left the draws of the others where they were.
+ */
+export const FAULT_KINDS = ["http429", "http500", "timeout", "malformed", "cut", "empty"] as const;
 export type FaultKind = typeof FAULT_KINDS[number];
 /** The probability of each fault per request; they exclude each other, so they sum to ≤ 1. */
 export type Faults = Record<FaultKind, number>;
@@ -68,7 +72,7 @@ export function parseLatency(text = ""): Latency {
  * parseFaults("http429=0.2,cut=0.1").http429; // 0.2
  */
 export function parseFaults(text = ""): Faults {
-  const faults: Faults = { http429: 0, http500: 0, timeout: 0, malformed: 0, cut: 0 };
+  const faults: Faults = { http429: 0, http500: 0, timeout: 0, malformed: 0, cut: 0, empty: 0 };
   for (const [name, value] of pairs(text)) {
     if (!(FAULT_KINDS as readonly string[]).includes(name)) {
       throw new Error(`unknown fault "${name}"; known: ${FAULT_KINDS.join(", ")}`);

@@ -1,0 +1,44 @@
+import type { VectorIndex } from "../vector/port.ts";
+
+const inner = new WeakMap<VectorIndex, VectorIndex>();
+
+/** The index a `lazyIndex` wraps (the index itself otherwise): for probes that must not wait. */
+export function withoutDemoCorpus(index: VectorIndex): VectorIndex {
+  return inner.get(index) ?? index;
+}
+
+/**
+ * The index as routes see it when the demo corpus may still need loading:
+ * every call first awaits `ready()` (the loader), so only routes that touch
+ * the index wait on it. A failed load is logged and the call goes on against
+ * the index as it is; `ready()` tries again on a later call.
+ *
+ * @example
+ * const index = lazyIndex(deps.index, () => loadDemoCorpus(runtime, deps));
+ */
+export function lazyIndex(index: VectorIndex, ready: () => Promise<void>): VectorIndex {
+  const loaded = async () => {
+    try {
+      await ready();
+    } catch (error) {
+      console.warn(
+        "demo corpus not loaded (will retry):",
+        error instanceof Error ? error.message : error,
+      );
+    }
+  };
+  const wrapped: VectorIndex = {
+    name: index.name,
+    upsert: async (chunks, options) => (await loaded(), await index.upsert(chunks, options)),
+    replaceDocuments: async (docIds, chunks, options) => (
+      await loaded(), await index.replaceDocuments(docIds, chunks, options)
+    ),
+    query: async (query) => (await loaded(), await index.query(query)),
+    deleteDocument: async (docId, options) => (
+      await loaded(), await index.deleteDocument(docId, options)
+    ),
+    count: async (options) => (await loaded(), await index.count(options)),
+  };
+  inner.set(wrapped, index);
+  return wrapped;
+}

@@ -1,0 +1,57 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import { ForbiddenError } from "../errors.ts";
+import { isJsonMediaType } from "./content-type.ts";
+
+/**
+ * `x-content-type-options: nosniff` on every response, and `cache-control:
+ * no-store` on JSON ones that set no caching of their own: replies are
+ * per-caller and often behind an API key, so no shared cache keeps them.
+ * Register first, so it also sees error replies.
+ */
+export const securityHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  const set = (headers: Headers) => {
+    headers.set("x-content-type-options", "nosniff");
+    if (isJsonMediaType(headers.get("content-type")) && !headers.has("cache-control")) {
+      headers.set("cache-control", "no-store");
+    }
+  };
+  try {
+    set(c.res.headers);
+  } catch {
+    // A response passed through from fetch() has immutable headers: copy it first.
+    c.res = new Response(c.res.body, c.res);
+    set(c.res.headers);
+  }
+};
+
+/** Headers a browser script may read on a cross-origin reply. */
+const EXPOSED = [
+  "x-request-id",
+  "retry-after",
+  "ratelimit-limit",
+  "ratelimit-remaining",
+  "ratelimit-reset",
+];
+
+/**
+ * Refuses (403) a request whose `Origin` is not one of `originsOf(c)`
+ * (`CORS_ORIGINS`), and answers CORS, preflights included, for those that
+ * are. Browsers send `Origin` on every cross-origin fetch and every POST, so
+ * no other web page can write to sift; clients outside a browser send none.
+ */
+export function crossOrigin(originsOf: (c: Context) => readonly string[]): MiddlewareHandler {
+  const answer = cors({
+    origin: (origin, c) => originsOf(c).includes(origin) ? origin : null,
+    exposeHeaders: EXPOSED,
+    maxAge: 600,
+  });
+  return async (c, next) => {
+    const origin = c.req.header("origin");
+    if (origin !== undefined && !originsOf(c).includes(origin)) {
+      throw new ForbiddenError("origin: not one of the web origins CORS_ORIGINS lets in");
+    }
+    return await answer(c, next);
+  };
+}
