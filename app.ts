@@ -7,6 +7,7 @@ import { mountJudge } from "./functions/judge/app.ts";
 import { mountJudgeStats } from "./functions/judge/stats-app.ts";
 import { mountChat } from "./functions/orchestrator/chat/app.ts";
 import { mountOrchestrator } from "./functions/orchestrator/app.ts";
+import { mountConsole } from "./functions/orchestrator/console/app.ts";
 import { mountJobs } from "./functions/orchestrator/jobs/app.ts";
 import { mountRerank } from "./functions/rerank/app.ts";
 import { createServer } from "./shared/http/server.ts";
@@ -38,6 +39,7 @@ export function createSiftApp(options: { log?: IndexLog; runtime?: Runtime } = {
       mountJobs,
       mountEvaluations,
     ],
+    open: [mountConsole],
     serves: ALL_IN_ONE_SERVES,
     demoCorpus: true,
   });

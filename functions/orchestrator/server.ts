@@ -1,6 +1,7 @@
 import { createServer } from "../../shared/http/server.ts";
 import type { Runtime } from "../../shared/runtime.ts";
 import { mountOrchestrator } from "./app.ts";
+import { mountConsole } from "./console/app.ts";
 import { mountChat } from "./chat/app.ts";
 import { mountForwarding } from "./forward.ts";
 import { mountJobs } from "./jobs/app.ts";
@@ -15,6 +16,7 @@ export function createOrchestratorServer(runtime: Runtime) {
   return createServer({
     runtime,
     mounts: [mountOrchestrator, mountChat, mountJobs, mountForwarding],
+    open: [mountConsole],
     serves: [],
     // Its /openapi.json describes the whole API, each forwarded route as its owner does.
     extendOpenApi: withForwardedRoutes,

@@ -210,9 +210,13 @@ export class FileIndexLog implements IndexLog {
       file.close();
     }
     await Deno.rename(temporary, `${this.#base}.ckpt`);
-    // From here the checkpoint holds everything the old log did: it is only garbage.
+    // From here the checkpoint holds everything the older logs did: they are only garbage. More
+    // than one is left when a crash cut off the checkpoint that should have removed the others.
     this.#checkpointBytes = size;
     await Deno.remove(previous).catch(() => {});
+    for (const older of await this.#logGenerations()) {
+      if (older < generation) await Deno.remove(this.#logPath(older)).catch(() => {});
+    }
   }
 
   /** Closes the append handle (tests, shutdown); the next append reopens it. */

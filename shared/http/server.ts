@@ -37,6 +37,8 @@ export type Mount = (app: Hono<AppEnv>) => void;
 export type ServerOptions = {
   runtime: Runtime;
   mounts: Mount[];
+  /** Routes open even with `API_KEYS`, mounted before the key check (the console page). */
+  open?: Mount[];
   /** The steps whose routes this app serves itself: other apps' steps are reached remotely. */
   serves: readonly StepName[];
   /** Load the demo corpus into an empty embedded index (apps that search or ingest). */
@@ -142,6 +144,7 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     },
   );
 
+  for (const mount of options.open ?? []) mount(app);
   app.use("*", requireApiKey);
   app.use("*", rateLimit());
   for (const mount of options.mounts) mount(app);

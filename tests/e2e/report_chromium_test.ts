@@ -3,6 +3,9 @@
  * (`--dump-dom`: the charts are SVG elements with a point per variant, and
  * no injected markup became an element) and paints it (`--screenshot`: each
  * variant's colour is on screen, so the charts were drawn, not just parsed).
+ * Its layout is measured too: the page carries no script (its CSP forbids
+ * one), so the test measures a copy with a measuring script added, whose
+ * findings `--dump-dom` reads back.
  */
 import assert from "node:assert/strict";
 import { readConfig } from "../../shared/config.ts";
@@ -28,6 +31,8 @@ if (!hasChromium) {
 }
 
 const VARIANTS = ["none", "one-turn", "two-turn"];
+/** Every reranker: enough points to crowd the charts. */
+const ALL_VARIANTS = ["none", "one-turn", "two-turn", "item", "tot"];
 
 async function chromium(profile: string, ...args: string[]): Promise<string> {
   const { code, stdout, stderr } = await new Deno.Command(CHROMIUM, {
@@ -153,7 +158,7 @@ Deno.test({
       const shot = `${directory}/report.png`;
       await chromium(
         `${directory}/profile`,
-        "--window-size=1280,1600",
+        "--window-size=1280,2400",
         "--hide-scrollbars",
         `--screenshot=${shot}`,
         `file://${page}`,
@@ -164,6 +169,164 @@ Deno.test({
         const pixels = png.count(colorOf(index));
         assert.ok(pixels > 150, `${name}'s colour ${colorOf(index)} covers only ${pixels} pixels`);
       });
+    } finally {
+      await Deno.remove(directory, { recursive: true });
+    }
+  },
+});
+
+/** Runs in the page: label boxes per chart, the frontiers, and each table against its card. */
+const MEASURE = `
+const box = (el) => { const r = el.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+const charts = [...document.querySelectorAll("svg.chart")].map((svg) => ({
+  id: svg.id,
+  frame: box(svg),
+  labels: [...svg.querySelectorAll("g.point text.label")].map((t) => ({ text: t.textContent, ...box(t) })),
+  frontier: [...svg.querySelectorAll(".frontier")].map((f) => ({
+    variants: f.getAttribute("data-variants"), tag: f.tagName,
+    length: f.getTotalLength(), dash: getComputedStyle(f).strokeDasharray,
+  })),
+}));
+const tables = [...document.querySelectorAll("table")].map((table) => {
+  const card = table.parentElement.closest("section, .card, details");
+  const wrapper = table.parentElement.classList.contains("table-scroll") ? table.parentElement : null;
+  const inner = card.getBoundingClientRect().right - parseFloat(getComputedStyle(card).paddingRight) -
+    parseFloat(getComputedStyle(card).borderRightWidth);
+  return {
+    table: table.className,
+    tableRight: table.getBoundingClientRect().right,
+    cardRight: inner,
+    wrapperRight: wrapper ? wrapper.getBoundingClientRect().right : null,
+    scrolls: wrapper ? ["auto", "scroll"].includes(getComputedStyle(wrapper).overflowX) : false,
+    overflowing: wrapper ? wrapper.scrollWidth > wrapper.clientWidth : false,
+  };
+});
+const out = document.createElement("pre");
+out.id = "measured";
+out.textContent = JSON.stringify({ charts, tables });
+document.body.append(out);
+`;
+
+type Box = { left: number; right: number; top: number; bottom: number };
+type Measured = {
+  charts: {
+    id: string;
+    frame: Box;
+    labels: (Box & { text: string })[];
+    frontier: { variants: string; tag: string; length: number; dash: string }[];
+  }[];
+  tables: {
+    table: string;
+    tableRight: number;
+    cardRight: number;
+    wrapperRight: number | null;
+    scrolls: boolean;
+    overflowing: boolean;
+  }[];
+};
+
+/** The page as chromium lays it out at 1280 px wide, measured by `MEASURE`. */
+async function measure(directory: string, html: string): Promise<Measured> {
+  const page = `${directory}/measured.html`;
+  const withScript = html
+    .replace("default-src 'none';", "default-src 'none'; script-src 'unsafe-inline';")
+    .replace("</main></body>", `</main><script>${MEASURE}</script></body>`);
+  assert.notEqual(withScript, html, "the measuring script went in");
+  await Deno.writeTextFile(page, withScript);
+  const dom = await chromium(
+    `${directory}/profile`,
+    "--window-size=1280,1600",
+    "--dump-dom",
+    `file://${page}`,
+  );
+  const json = dom.match(/<pre id="measured">([\s\S]*?)<\/pre>/)?.[1];
+  assert.ok(json, "the measuring script ran");
+  const text = json.replaceAll("&quot;", '"').replaceAll("&lt;", "<").replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
+  return JSON.parse(text) as Measured;
+}
+
+const overlapping = (a: Box, b: Box) =>
+  a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 &&
+  b.top < a.bottom - 0.5;
+
+function assertLayout(measured: Measured, variants: string[]) {
+  const scatter = measured.charts.filter((chart) => chart.labels.length > 0);
+  assert.deepEqual(
+    scatter.map((chart) => chart.id).sort(),
+    ["chart-precision-similarity", "chart-quality-cost", "chart-quality-speed"],
+  );
+  for (const chart of scatter) {
+    assert.equal(chart.labels.length, variants.length, `${chart.id}: a label per variant`);
+    chart.labels.forEach((a, i) => {
+      assert.ok(
+        a.left >= chart.frame.left && a.right <= chart.frame.right &&
+          a.top >= chart.frame.top && a.bottom <= chart.frame.bottom,
+        `${chart.id}: ${a.text} stays inside the chart`,
+      );
+      chart.labels.slice(i + 1).forEach((b) =>
+        assert.ok(!overlapping(a, b), `${chart.id}: ${a.text} and ${b.text} overlap`)
+      );
+    });
+  }
+  for (const id of ["chart-quality-speed", "chart-quality-cost"]) {
+    const [frontier] = measured.charts.find((chart) => chart.id === id)!.frontier;
+    assert.ok(frontier, `${id}: the frontier is drawn`);
+    if (frontier.tag === "polyline") {
+      assert.ok(frontier.length > 0, `${id}: the frontier has length`);
+      assert.ok(frontier.variants.split(" ").length > 1);
+    }
+    assert.notEqual(frontier.dash, "none", `${id}: the frontier is dashed`);
+  }
+  assert.ok(measured.tables.length >= 4);
+  for (const table of measured.tables) {
+    const fits = table.tableRight <= table.cardRight + 0.5;
+    const scrolls = table.scrolls && table.wrapperRight !== null &&
+      table.wrapperRight <= table.cardRight + 0.5;
+    assert.ok(
+      fits || scrolls,
+      `table ${table.table} spills out of its card: ${JSON.stringify(table)}`,
+    );
+  }
+}
+
+Deno.test({
+  name:
+    "headless chromium lays the report out with no overlapping labels, dashed frontiers and no table out of its card",
+  ignore: !hasChromium,
+  async fn() {
+    const directory = await Deno.makeTempDir();
+    try {
+      const deps = new Runtime().deps(readConfig({}));
+      const report = await runEvaluation(deps, {
+        dataset: {
+          name: "crowded",
+          questions: ["one", "two", "three", "four", "five"].map((word, i) => ({
+            id: `q${i}`,
+            question: `Question ${word}?`,
+            reference_answer: `Answer ${word}.`,
+            target_doc: "doc-a",
+          })),
+        },
+        variants: ALL_VARIANTS,
+        namespace: "default",
+        run_id: "crowded-1",
+      }, { steps: fakeSteps().steps });
+      const natural = await measure(directory, renderReportHtml(report));
+      assertLayout(natural, ALL_VARIANTS);
+      // Every point on one spot at the axis' edge: the labels must still part.
+      for (const summary of report.summary) {
+        summary.retrieval_precision = { mean: 1, ci_low: 1, ci_high: 1, n: 5 };
+        summary.answer_similarity = { mean: 2.5, ci_low: 2, ci_high: 3, n: 5 };
+        summary.system_quality = 0.5;
+        summary.speed_chars_per_second = 1000;
+      }
+      const crowded = await measure(directory, renderReportHtml(report));
+      assertLayout(crowded, ALL_VARIANTS);
+      const speed = crowded.charts.find((chart) => chart.id === "chart-quality-speed")!;
+      assert.equal(speed.frontier[0]!.variants.split(" ").length, ALL_VARIANTS.length);
+      const summaryTable = crowded.tables.find((table) => table.table === "summary")!;
+      assert.ok(summaryTable.scrolls, "the wide summary table sits in a scrolling wrapper");
     } finally {
       await Deno.remove(directory, { recursive: true });
     }

@@ -56,6 +56,26 @@ Deno.test("under workerd: jobs and evaluations on Queues, signed pushes, OpenAI-
     await dev.ready("/healthz");
     const running = dev;
 
+    const consoleOk = await t.step(
+      "GET / is the console, and its same-origin stream runs",
+      async () => {
+        const page = await running.fetch("/");
+        assert.equal(page.status, 200);
+        assert.match(page.headers.get("content-security-policy") ?? "", /script-src 'sha256-/);
+        assert.match(await page.text(), /<title>sift console<\/title>/);
+        // What the page's own fetch sends: Origin is the Worker's origin, not in CORS_ORIGINS.
+        const stream = await post(running, "/v1/query", {
+          query: "What is reciprocal rank fusion?",
+          pipeline: { rerank: { strategy: "two-turn" } },
+        }, { origin: running.baseUrl });
+        assert.equal(stream.status, 200, await stream.clone().text());
+        const text = await stream.text();
+        for (const event of ["rubric-end", "rerank-end", "answer-end", "usage", "done"]) {
+          assert.ok(text.includes(`event: ${event}\n`), `${event} in\n${text.slice(0, 2000)}`);
+        }
+      },
+    );
+
     const ok =
       await t.step("a job's signed result reaches the callback, after two 500s", async () => {
         receiver.answerWith(500, 500);
@@ -174,7 +194,7 @@ Deno.test("under workerd: jobs and evaluations on Queues, signed pushes, OpenAI-
       assert.equal(report.timing.units.computed, 0);
       assert.ok(report.timing.units.reused > 0);
     });
-    failed = !evalOk;
+    failed = !evalOk || !consoleOk;
   } finally {
     if (failed && dev) console.error(dev.output().slice(-4000));
     await dev?.stop();

@@ -135,6 +135,7 @@ Deno.test("every documented JSON and event-stream reply matches its schema", asy
 
   await get("/healthz", "/healthz");
   await get("/openapi.json", "/openapi.json");
+  await get("/", "/");
   await post("/v1/documents", {
     documents: CORPUS.map((entry) => ({
       ...entry,

@@ -8,6 +8,8 @@ import { placeLabels } from "../../functions/evaluate/report/labels.ts";
 import { niceTicks } from "../../functions/evaluate/report/scale.ts";
 import { frontierOf } from "../../functions/evaluate/report/scatter.ts";
 import { summaryText } from "../../functions/evaluate/report/text.ts";
+import { verdictOf } from "../../functions/evaluate/report/verdict.ts";
+import { rankingDisagreements } from "../../functions/evaluate/report/ranking-note.ts";
 import { runEvaluation } from "../../functions/evaluate/run.ts";
 import { Runtime } from "../../shared/runtime.ts";
 
@@ -41,7 +43,7 @@ async function hostileReport(runId = "report-1") {
 /** Every tag the page may contain: anything else got in unescaped. */
 const ALLOWED_TAGS = new Set(
   ("html head meta title style body main h1 h2 h3 p code div section table thead tbody tr th td span " +
-    "details summary b ul li svg g line text rect circle polyline").split(" "),
+    "details summary b i ul li dl dt dd svg g line text rect circle polyline").split(" "),
 );
 
 Deno.test("the HTML report escapes answers, questions, ids and names, and holds no script", async () => {
@@ -138,4 +140,115 @@ Deno.test("placeLabels keeps labels off each other and off other points", () => 
       }
     });
   });
+});
+
+Deno.test("the frontier for cost keeps the cheaper of two equal-quality variants", () => {
+  const points = [{ x: 100, y: 1 }, { x: 300, y: 1 }, { x: 500, y: 2 }, { x: 400, y: 0.5 }];
+  assert.deepEqual(frontierOf(points, "lower-x"), [{ x: 100, y: 1 }, { x: 500, y: 2 }]);
+});
+
+Deno.test("placeLabels parts five labels on one spot at the chart's edge, with leader lines", () => {
+  const area = { left: 0, right: 300, top: 0, bottom: 200 };
+  const names = ["none", "one-turn", "two-turn", "item", "tot"];
+  const placed = placeLabels(names.map((label) => ({ cx: 290, cy: 100, label })), area);
+  const boxes = placed.map((place, i) => {
+    const width = names[i]!.length * 7.5;
+    const x1 = place.anchor === "start" ? place.x : place.x - width;
+    return { x1, x2: x1 + width, y1: place.y - 10, y2: place.y + 3 };
+  });
+  boxes.forEach((a, i) => {
+    assert.ok(a.x1 >= 0 && a.x2 <= 300 && a.y1 >= 0 && a.y2 <= 200, `${names[i]} inside`);
+    boxes.slice(i + 1).forEach((b, j) =>
+      assert.ok(a.x2 <= b.x1 || b.x2 <= a.x1 || a.y2 <= b.y1 || b.y2 <= a.y1, `${i}, ${i + j + 1}`)
+    );
+  });
+  assert.ok(placed.filter((place) => place.leader).length >= 3, "nudged labels point back");
+});
+
+Deno.test("the verdict ships the leader when its interval is clear, else the cheapest of the tied", async () => {
+  const { report } = await hostileReport("verdict-1");
+  const rating = (agent: string, score: number, low: number, high: number) => ({
+    agent,
+    score,
+    std: 1,
+    ci_low: low,
+    ci_high: high,
+    wins: 0,
+    losses: 0,
+    ties: 0,
+  });
+  report.elo = [
+    rating("two-turn", 1100, 1060, 1140),
+    rating("one-turn", 1040, 1000, 1059),
+    rating("none", 950, 900, 1000),
+    rating("relevance+fusion", 910, 880, 940),
+  ];
+  const clear = verdictOf(report);
+  assert.equal(clear.certainty, "clear");
+  assert.equal(clear.ship, "two-turn");
+  assert.match(renderReportHtml(report), /Ship two-turn<\/b> <span class="badge clear">clear/);
+
+  report.elo[1] = rating("one-turn", 1040, 1000, 1060); // touches 1060: overlap
+  const cheap = report.summary.find((s) => s.variant === "one-turn")!;
+  cheap.tokens = { in: 1, out: 1 };
+  const unsure = verdictOf(report);
+  assert.equal(unsure.certainty, "not enough evidence");
+  assert.deepEqual(unsure.tied, ["two-turn", "one-turn"]);
+  assert.deepEqual(unsure.worse, ["none", "relevance+fusion"]);
+  assert.equal(unsure.ship, "one-turn");
+  const html = renderReportHtml(report);
+  assert.match(html, /data-certainty="not enough evidence" data-ship="one-turn"/);
+  assert.ok(html.indexOf('class="verdict"') < html.indexOf("chart-precision-similarity"));
+});
+
+Deno.test("a note names the pairs win rate and Elo order differently, and says why", async () => {
+  const { report } = await hostileReport("ranking-1");
+  const matrix = {
+    agents: ["a", "b", "c"],
+    rate: [[null, 0.5, 0.5], [0.5, null, 0.5], [0, 0.25, null]],
+    games: [[0, 4, 4], [4, 0, 4], [4, 4, 0]],
+    average: [0.5, 0.5, 0.125],
+    total_games: 12,
+    position_bias: 0,
+  };
+  const rating = (agent: string, score: number) => ({
+    agent,
+    score,
+    std: 1,
+    ci_low: score - 10,
+    ci_high: score + 10,
+    wins: 0,
+    losses: 0,
+    ties: 0,
+  });
+  const elo = [rating("a", 1040), rating("c", 1000.4), rating("b", 960)];
+  assert.deepEqual(
+    rankingDisagreements(matrix, elo).map((d) => `${d.a}-${d.b}`),
+    ["a-b", "b-c"], // equal win rates split by Elo; b over c by win rate, under it by Elo
+  );
+  report.win_rates = matrix;
+  report.elo = elo;
+  assert.match(renderReportHtml(report), /counts a tie like a loss/);
+  assert.deepEqual(
+    rankingDisagreements(matrix, [rating("a", 1000), rating("b", 1000.5), rating("c", 900)]),
+    [],
+  );
+});
+
+Deno.test("the report explains judged MRR@5 (≥1 / =2) and both Elo protocols in its glossary", async () => {
+  const { report } = await hostileReport("glossary-1");
+  const glossary =
+    renderReportHtml(report).match(/<section class="glossary">[\s\S]*?<\/section>/)![0];
+  for (
+    const term of [
+      "MRR@5, retrieved (≥1 / =2)",
+      "kept MRR (≥1 / =2)",
+      "Elo (both orders)",
+      "Elo (first order)",
+      "tie rate",
+      "win rate",
+    ]
+  ) {
+    assert.ok(glossary.includes(`<dt>${term}</dt>`), term);
+  }
 });

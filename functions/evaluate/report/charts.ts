@@ -1,8 +1,9 @@
 import { SIMILARITY_SCALE } from "../aggregate.ts";
 import type { EvaluationReport } from "../types.ts";
-import { colorOf, formatNumber } from "./escape.ts";
+import { colorOf, escapeHtml, formatNumber } from "./escape.ts";
 import { intervalChart } from "./interval.ts";
-import { scatterChart, type ScatterPoint } from "./scatter.ts";
+import { frontierOf, scatterChart, type ScatterPoint } from "./scatter.ts";
+import { tokensPerRun } from "./verdict.ts";
 
 function colors(report: EvaluationReport): Map<string, string> {
   return new Map(report.config.variants.map((variant, index) => [variant.name, colorOf(index)]));
@@ -55,7 +56,7 @@ export function precisionSimilarityChart(report: EvaluationReport): string {
 }
 
 /** REBEL figure 1, right: system quality against speed, with the trade-off frontier. */
-export function qualitySpeedChart(report: EvaluationReport): string {
+export function qualitySpeedChart(report: EvaluationReport): { svg: string; caption: string } {
   const color = colors(report);
   const points: ScatterPoint[] = [];
   const skipped: string[] = [];
@@ -74,7 +75,7 @@ export function qualitySpeedChart(report: EvaluationReport): string {
       } output chars/s, mean latency ${formatNumber(s.latency_ms.total, 0)} ms`,
     });
   }
-  return scatterChart({
+  const svg = scatterChart({
     id: "chart-quality-speed",
     title: "System quality vs speed",
     x: {
@@ -89,8 +90,65 @@ export function qualitySpeedChart(report: EvaluationReport): string {
       minSpan: 0.1,
     },
     points,
-    frontier: true,
+    frontier: "higher-x",
   }) + missing("system quality", skipped);
+  return { svg, caption: frontierCaption(points, "higher-x", "faster") };
+}
+
+/** The caption's account of a frontier: who is on it, and what the dashed line means. */
+export function frontierCaption(
+  points: { label: string; x: number; y: number }[],
+  better: "higher-x" | "lower-x",
+  trade: string,
+): string {
+  const frontier = frontierOf(points, better);
+  const on = frontier.map((p) => escapeHtml(p.label)).join(", ");
+  const spots = new Set(frontier.map((p) => `${p.x},${p.y}`));
+  if (spots.size === 0) return "";
+  if (spots.size === 1) {
+    return `A dashed ring marks the frontier: ${on}, where no other variant is both ${trade} and better.`;
+  }
+  return `Dashed: the Pareto frontier through ${on} (no other variant is both ${trade} and better).`;
+}
+
+function eloPoints(report: EvaluationReport): ScatterPoint[] {
+  const color = colors(report);
+  const summary = new Map(report.summary.map((s) => [s.variant, s]));
+  return report.elo.flatMap((rating) => {
+    const s = summary.get(rating.agent);
+    if (!s || s.runs === 0) return [];
+    const tokens = tokensPerRun(s);
+    return [{
+      label: rating.agent,
+      color: color.get(rating.agent) ?? colorOf(0),
+      x: tokens,
+      y: rating.score,
+      yRange: [rating.ci_low, rating.ci_high] as [number, number],
+      title: `${rating.agent}: Elo ${formatNumber(rating.score, 1)} [${
+        formatNumber(rating.ci_low, 1)
+      }, ${formatNumber(rating.ci_high, 1)}], ${formatNumber(tokens, 0)} tokens per question`,
+    }];
+  });
+}
+
+/** Quality (Elo, 95% interval) against cost (tokens per question), with the Pareto frontier. */
+export function qualityCostChart(report: EvaluationReport): { svg: string; caption: string } {
+  const points = eloPoints(report);
+  if (points.length === 0) return { svg: "", caption: "No pairwise games: no Elo to plot." };
+  const svg = scatterChart({
+    id: "chart-quality-cost",
+    title: "Quality (Elo) vs cost (tokens per question)",
+    x: {
+      label: "cost (model tokens in + out per question)",
+      minSpan: 1,
+      fromZero: true,
+      bounds: [0, Infinity],
+    },
+    y: { label: "Elo (both orders, 95% CI)", minSpan: 40 },
+    points,
+    frontier: "lower-x",
+  });
+  return { svg, caption: frontierCaption(points, "lower-x", "cheaper") };
 }
 
 /** Elo ratings with their bootstrap intervals, best first. */

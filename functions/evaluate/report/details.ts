@@ -43,8 +43,8 @@ export function questionDetails(queries: QuestionResult[], variants: Variant[]):
       `<p><b>Reference:</b> ${
         e(query.reference_answer ?? "—")
       } · <b>target document:</b> ${target}</p>` +
-      `<table><thead><tr><th>variant</th><th>answer</th><th>passages (document)</th><th>precision</th>` +
-      `<th>similarity</th></tr></thead><tbody>${rows}</tbody></table>` +
+      `<div class="table-scroll"><table><thead><tr><th>variant</th><th>answer</th><th>passages (document)</th><th>precision</th>` +
+      `<th>similarity</th></tr></thead><tbody>${rows}</tbody></table></div>` +
       (games ? `<p class="note">Games: ${games}</p>` : "") + `</details>`;
   }).join("");
 }

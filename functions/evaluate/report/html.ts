@@ -1,8 +1,16 @@
 import type { EvaluationReport } from "../types.ts";
-import { eloChart, precisionSimilarityChart, qualitySpeedChart } from "./charts.ts";
+import {
+  eloChart,
+  precisionSimilarityChart,
+  qualityCostChart,
+  qualitySpeedChart,
+} from "./charts.ts";
 import { questionDetails } from "./details.ts";
 import { escapeHtml as e } from "./escape.ts";
+import { glossarySection } from "./glossary.ts";
+import { rankingNote } from "./ranking-note.ts";
 import { comparisonSection, eloTable, protocolNote, summaryTable, winRateTable } from "./tables.ts";
+import { verdictSection } from "./verdict-html.ts";
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2430; margin: 0; background: #f6f7f9; }
@@ -31,6 +39,16 @@ svg .label { fill: #1d2430; font-size: 12px; font-weight: 600; paint-order: stro
 svg .error-bar, svg .error-cap { stroke-width: 2; } svg circle.point { stroke: #fff; stroke-width: 1.5; }
 svg .interval .error-bar { stroke-width: 4; stroke-linecap: round; opacity: .55; }
 svg .frontier { fill: none; stroke: #c0392b; stroke-width: 1.5; stroke-dasharray: 6 4; }
+svg .leader { stroke: #8a929d; stroke-width: 1; }
+.table-scroll { overflow-x: auto; max-width: 100%; }
+.verdict { border-left: 4px solid #1e7b3c; } .verdict[data-certainty="not enough evidence"] { border-left-color: #c98a00; }
+.verdict-line { font-size: 15px; margin: 4px 0 8px; }
+.badge { display: inline-block; font-size: 12px; font-weight: 600; border-radius: 10px; padding: 1px 8px; margin: 0 4px; }
+.badge.clear { background: #e3f4e8; color: #1e7b3c; } .badge.unsure { background: #fdf3d8; color: #8a5d00; }
+.verdict-table td { text-align: right; white-space: nowrap; } .verdict-table tr.ship th { color: #1e7b3c; }
+.glossary dl { display: grid; grid-template-columns: minmax(160px, 240px) 1fr; gap: 4px 16px; margin: 0; font-size: 13px; }
+.glossary dt { font-weight: 600; } .glossary dd { margin: 0; color: #3a4350; }
+.ranking-note ul { margin: 4px 0; padding-left: 20px; } .ranking-note p { margin: 4px 0; }
 `;
 
 /**
@@ -39,6 +57,8 @@ svg .frontier { fill: none; stroke: #c0392b; stroke-width: 1.5; stroke-dasharray
  * slipped in. Every value from the run (answers, questions, names) is escaped.
  */
 export function renderReportHtml(report: EvaluationReport): string {
+  const speed = qualitySpeedChart(report);
+  const cost = qualityCostChart(report);
   const variants = report.config.variants.map((variant) => e(variant.name)).join(", ");
   const errors = report.errors.length
     ? `<h2>Errors</h2><section><ul>${
@@ -63,17 +83,22 @@ variants ${variants} · answers by <code>${e(report.config.models.llm)}</code>, 
 <code>${e(report.config.models.judge)}</code> · ${(report.timing.duration_ms / 1000).toFixed(1)} s
 (${report.timing.units.computed} units computed, ${report.timing.units.reused} from checkpoints,
 ${report.timing.units.failed} failed)</p>
-<h2>Quality and speed</h2>
+<h2>Verdict</h2>${verdictSection(report)}
+<h2>Quality, cost and speed</h2>
 <div class="charts">
 <div class="card"><h3>Retrieval precision vs answer similarity</h3>${
     precisionSimilarityChart(report)
   }
 <p class="note">Error bars: ${e(report.config.ci)}. After REBEL's figure 1 (left).</p></div>
-<div class="card"><h3>System quality vs speed</h3>${qualitySpeedChart(report)}
-<p class="note">Dashed: the trade-off frontier (no other variant is both faster and better). After REBEL's figure 1 (right).</p></div>
+<div class="card"><h3>System quality vs speed</h3>${speed.svg}
+<p class="note">${speed.caption} After REBEL's figure 1 (right).</p></div>
+<div class="card"><h3>Quality vs cost</h3>${cost.svg}
+<p class="note">Error bars: Elo's 95% bootstrap interval. ${cost.caption}</p></div>
 </div>
 <h2>Per variant</h2><section>${summaryTable(report.summary)}</section>
-<h2>Pairwise win rates</h2><section>${winRateTable(report.win_rates)}</section>
+<h2>Pairwise win rates</h2><section>${winRateTable(report.win_rates)}${
+    rankingNote(report.win_rates, report.elo)
+  }</section>
 <h2>Elo ranking</h2><section>${eloChart(report)}${eloTable(report.elo)}
 <p class="note">${report.config.elo.tournaments} tournaments over the games in shuffled orders (seed ${report.config.elo.seed}); intervals are percentile bootstraps over the games.</p>
 ${protocolNote(report.tie_rates, report.win_rates.total_games)}
@@ -83,6 +108,7 @@ ${protocolNote(report.tie_rates, report.win_rates.total_games)}
 <p class="note">The same games, each decided by its first-order verdict alone, as RAGElo judges: comparable to the paper's Elo tables. A judge with position bias wins more games here, and ties fewer.</p></section>
 <h2>Change against the previous run</h2><section>${comparisonSection(report.comparison)}</section>
 ${errors}
+<h2>What the numbers mean</h2>${glossarySection()}
 <h2>Questions</h2>${questionDetails(report.queries, report.config.variants)}
 </main></body></html>
 `;

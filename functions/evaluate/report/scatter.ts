@@ -20,17 +20,34 @@ export type ScatterOptions = {
   x: Axis;
   y: Axis;
   points: ScatterPoint[];
-  /** Joins the points no other point beats on both axes (the trade-off curve). */
-  frontier?: boolean;
+  /**
+   * Joins the points no other point beats on both axes (the trade-off
+   * curve) with a dashed line; `"lower-x"` when less x is better (cost).
+   */
+  frontier?: "higher-x" | "lower-x" | undefined;
 };
 
 const W = 560, H = 380;
 const M = { left: 64, right: 24, top: 20, bottom: 52 };
+/** Points on the axis' ends are drawn this far inside the frame, so their marks stay whole. */
+const PAD = 14;
 
-/** Points not beaten on both axes, left to right. */
-export function frontierOf<T extends { x: number; y: number }>(points: T[]): T[] {
+/**
+ * The Pareto frontier: points no other point beats on both axes (higher y,
+ * and higher x, or lower x with `"lower-x"`), left to right.
+ *
+ * @example
+ * frontierOf([{ x: 1, y: 1 }, { x: 2, y: 3 }, { x: 3, y: 2 }]); // the last two
+ */
+export function frontierOf<T extends { x: number; y: number }>(
+  points: T[],
+  better: "higher-x" | "lower-x" = "higher-x",
+): T[] {
+  const sign = better === "higher-x" ? 1 : -1;
   const beaten = (p: T) =>
-    points.some((q) => q !== p && q.x >= p.x && q.y >= p.y && (q.x > p.x || q.y > p.y));
+    points.some((q) =>
+      q !== p && sign * q.x >= sign * p.x && q.y >= p.y && (q.x !== p.x || q.y > p.y)
+    );
   return points.filter((p) => !beaten(p)).sort((a, b) => a.x - b.x);
 }
 
@@ -50,8 +67,8 @@ function errorBar(x1: number, x2: number, y1: number, y2: number, vertical: bool
 export function scatterChart(options: ScatterOptions): string {
   const xs = domain(options.x, options.points.flatMap((p) => [p.x, ...(p.xRange ?? [])]));
   const ys = domain(options.y, options.points.flatMap((p) => [p.y, ...(p.yRange ?? [])]));
-  const px = scale(xs, M.left, W - M.right);
-  const py = scale(ys, H - M.bottom, M.top);
+  const px = scale(xs, M.left + PAD, W - M.right - PAD);
+  const py = scale(ys, H - M.bottom - PAD, M.top + PAD);
   const grid = [
     ...xs.ticks.map((t) =>
       el("line", { x1: px(t), x2: px(t), y1: M.top, y2: H - M.bottom }) +
@@ -72,7 +89,7 @@ export function scatterChart(options: ScatterOptions): string {
   ].join("");
   const labels = placeLabels(
     options.points.map((p) => ({ cx: px(p.x), cy: py(p.y), label: p.label })),
-    { left: M.left, right: W - 2, top: 2, bottom: H - M.bottom },
+    { left: M.left + 2, right: W - 2, top: 2, bottom: H - M.bottom - 2 },
   );
   const points = options.points.map((p, index) => {
     const [cx, cy] = [px(p.x), py(p.y)];
@@ -85,6 +102,7 @@ export function scatterChart(options: ScatterOptions): string {
       el("title", {}, escapeHtml(p.title)),
       el("g", { stroke: p.color }, bars),
       el("circle", { class: "point", cx, cy, r: 6, fill: p.color }),
+      label.leader ? el("line", { class: "leader", ...label.leader }) : "",
       el(
         "text",
         { class: "label", x: label.x, y: label.y, "text-anchor": label.anchor },
@@ -92,10 +110,20 @@ export function scatterChart(options: ScatterOptions): string {
       ),
     );
   }).join("");
-  const frontier = options.frontier && options.points.length > 1
-    ? el("polyline", {
+  const onFrontier = options.frontier ? frontierOf(options.points, options.frontier) : [];
+  const spots = [...new Set(onFrontier.map((p) => `${px(p.x)},${py(p.y)}`))];
+  const variants = onFrontier.map((p) => p.label).join(" ");
+  // A frontier on one spot (one variant beats all, or several coincide) has no line to draw:
+  // a dashed ring marks it instead.
+  const frontier = spots.length > 1
+    ? el("polyline", { class: "frontier", "data-variants": variants, points: spots.join(" ") })
+    : spots.length === 1
+    ? el("circle", {
       class: "frontier",
-      points: frontierOf(options.points).map((p) => `${px(p.x)},${py(p.y)}`).join(" "),
+      "data-variants": variants,
+      cx: px(onFrontier[0]!.x),
+      cy: py(onFrontier[0]!.y),
+      r: 11,
     })
     : "";
   return el(

@@ -48,13 +48,13 @@ export function summaryTable(summary: VariantSummary[]): string {
       }</td>` +
       `<td>${s.no_answer.of ? `${s.no_answer.abstained}/${s.no_answer.of}` : "—"}</td></tr>`;
   }).join("");
-  return `<table class="summary"><thead><tr><th>variant</th><th>runs</th><th>retrieval precision [95% CI]</th>` +
+  return `<div class="table-scroll"><table class="summary"><thead><tr><th>variant</th><th>runs</th><th>retrieval precision [95% CI]</th>` +
     `<th>answer similarity 0-5 [95% CI]</th><th>system quality</th><th>speed (chars/s)</th>` +
     `<th>mean latency (ms)</th><th>tokens in / out</th><th>hit@k (kept)</th>` +
     `<th title="RAGElo: the judge's grades of the first five retrieved passages">MRR@5, retrieved (≥1 / =2)</th>` +
     `<th title="The same grades over the passages the answer was given">kept MRR (≥1 / =2)</th>` +
     `<th title="First chunk of the target document among the first five retrieved">target MRR@5</th>` +
-    `<th>answer rel / acc / comp / prec (0-2)</th><th>abstained on no-answer</th></tr></thead><tbody>${rows}</tbody></table>`;
+    `<th>answer rel / acc / comp / prec (0-2)</th><th>abstained on no-answer</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** RAGElo's table 5 as a heatmap: each cell the row's wins against the column. */
@@ -79,8 +79,8 @@ export function winRateTable(matrix: WinRateMatrix): string {
       formatPercent(matrix.average[i])
     }</td></tr>`;
   }).join("");
-  return `<table class="heatmap"><thead><tr><th>row wins vs column</th>${head}<th>AVG</th></tr></thead>` +
-    `<tbody>${rows}</tbody></table><p class="note">${matrix.total_games} games, each judged in both orders; ` +
+  return `<div class="table-scroll"><table class="heatmap"><thead><tr><th>row wins vs column</th>${head}<th>AVG</th></tr></thead>` +
+    `<tbody>${rows}</tbody></table></div><p class="note">${matrix.total_games} games, each judged in both orders; ` +
     `ties make up the rest of each pair. The two orders disagreed in ${
       formatPercent(matrix.position_bias)
     } of games (the judge's position bias).</p>`;
@@ -98,8 +98,8 @@ export function eloTable(ratings: EloRating[]): string {
     }]</td>` +
     `<td>${rating.wins}</td><td>${rating.losses}</td><td>${rating.ties}</td></tr>`
   ).join("");
-  return `<table class="elo"><thead><tr><th>#</th><th>variant</th><th>Elo</th><th>std</th><th>95% CI</th>` +
-    `<th>wins</th><th>losses</th><th>ties</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<div class="table-scroll"><table class="elo"><thead><tr><th>#</th><th>variant</th><th>Elo</th><th>std</th><th>95% CI</th>` +
+    `<th>wins</th><th>losses</th><th>ties</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** The change against the previous run of the same dataset, regressions first. */
@@ -127,8 +127,8 @@ export function comparisonSection(comparison: Comparison | undefined): string {
   return `${headline}<p class="note">Previous run: ${e(comparison.previous_run_id)} (${
     e(comparison.previous_created_at)
   }).</p>` +
-    `<table class="deltas"><thead><tr><th>variant</th><th>metric</th><th>previous</th><th>current</th><th>change</th>` +
-    `<th>check</th></tr></thead><tbody>${rows}</tbody></table>`;
+    `<div class="table-scroll"><table class="deltas"><thead><tr><th>variant</th><th>metric</th><th>previous</th><th>current</th><th>change</th>` +
+    `<th>check</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /**

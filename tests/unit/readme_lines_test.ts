@@ -1,0 +1,35 @@
+/**
+ * The README reads raw in a terminal: no line outside a code block is wider
+ * than 120 characters, unless it is one long URL that cannot be broken.
+ */
+import assert from "node:assert/strict";
+
+const MAX = 120;
+
+/** `[line number, text]` of each line outside fenced code blocks that is over `MAX`. */
+export function wideLines(markdown: string): [number, string][] {
+  const wide: [number, string][] = [];
+  let inCode = false;
+  markdown.split("\n").forEach((line, index) => {
+    if (/^\s*(```|~~~)/.test(line)) {
+      inCode = !inCode;
+      return;
+    }
+    const withoutUrls = line.replace(/<?https?:\/\/\S+/g, "URL");
+    if (!inCode && withoutUrls.length > MAX) wide.push([index + 1, line]);
+  });
+  return wide;
+}
+
+Deno.test("wideLines() finds a wide prose line and ignores code blocks and URLs", () => {
+  const wide = "x".repeat(MAX + 1);
+  const url = `see https://example.com/${"a".repeat(200)}`;
+  assert.deepEqual(wideLines(["```", wide, "```", url, wide].join("\n")), [[5, wide]]);
+});
+
+for (const file of ["README.md", "docs/api.md"]) {
+  Deno.test(`${file} has no line over ${MAX} characters outside code blocks`, async () => {
+    const text = await Deno.readTextFile(new URL(`../../${file}`, import.meta.url));
+    assert.deepEqual(wideLines(text), []);
+  });
+}
