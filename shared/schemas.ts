@@ -57,24 +57,27 @@ const filterRecord = z.record(
 );
 
 /**
- * `{field: value}` or `{field: {gte: ..., in: [...]}}`, all ANDed. `__proto__`,
- * `constructor` and `prototype` are refused by name: zod drops an own
- * `__proto__` key silently, so the raw object is checked before it parses.
+ * `schema` for an object keyed by callers (metadata fields, criterion names),
+ * with `__proto__`, `constructor` and `prototype` refused by name: zod drops
+ * an own `__proto__` key silently, so the raw object is checked before it parses.
  */
-export const metadataFilterSchema = z.preprocess((value, ctx) => {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-  for (const field of RESERVED_FIELD_NAMES) {
-    if (Object.hasOwn(value, field)) {
-      ctx.issues.push({
-        code: "custom",
-        path: [field],
-        message: "is a reserved name, not a metadata field",
-        input: value,
-      });
+export function withoutReservedKeys<T extends z.ZodType>(schema: T, message: string) {
+  return z.preprocess((value, ctx) => {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+    for (const field of RESERVED_FIELD_NAMES) {
+      if (Object.hasOwn(value, field)) {
+        ctx.issues.push({ code: "custom", path: [field], message, input: value });
+      }
     }
-  }
-  return value;
-}, filterRecord);
+    return value;
+  }, schema);
+}
+
+/** `{field: value}` or `{field: {gte: ..., in: [...]}}`, all ANDed. */
+export const metadataFilterSchema = withoutReservedKeys(
+  filterRecord,
+  "is a reserved name, not a metadata field",
+);
 
 /** A document given inline (to /v1/answer, later /v1/rerank): text plus optional metadata. */
 export const inlineDocumentSchema = z.union([

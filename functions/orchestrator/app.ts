@@ -10,6 +10,7 @@ import {
   querySchema,
   searchModeSchema,
   topKSchema,
+  withoutReservedKeys,
 } from "../../shared/schemas.ts";
 import { StepClock } from "../../shared/steps/clock.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
@@ -41,11 +42,14 @@ export const pipelineSchema = z.object({
     batch_size: z.number().int().min(1).max(LIMITS.rerankBatchSize).default(DEFAULT_BATCH_SIZE),
     explain: z.boolean().default(false),
     /** Default 0.5 per criterion (REBEL); `"rubric"`: a generated rubric's own weights. */
-    weights: z.union([
-      z.number().min(0).max(2),
-      z.record(z.string(), z.number().min(0).max(2)),
-      z.literal("rubric"),
-    ]).optional(),
+    weights: withoutReservedKeys(
+      z.union([
+        z.number().min(0).max(2),
+        z.record(z.string(), z.number().min(0).max(2)),
+        z.literal("rubric"),
+      ]),
+      "is a reserved name, not a criterion",
+    ).optional(),
     /** Strategy item's options (ITEM): variant, answer, judgment, m, answer_stop. */
     item: itemOptionsSchema.optional(),
     /** Strategy tot's options (ToT-RAG): pinned dimensions per level, passage or sentence unit. */

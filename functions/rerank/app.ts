@@ -7,7 +7,7 @@ import { LIMITS } from "../../shared/limits.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
 import { MAX_WEIGHT, maxFinalScore, rubricSchema } from "../../shared/rerank/rubric.ts";
 import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
-import { inlineDocumentSchema, querySchema } from "../../shared/schemas.ts";
+import { inlineDocumentSchema, querySchema, withoutReservedKeys } from "../../shared/schemas.ts";
 import { rerank } from "./rerank.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { cohereRerankResponseSchema, rerankResponseSchema } from "./responses.ts";
@@ -32,13 +32,16 @@ const rerankSchema = z.object({
   }).default("one-turn"),
   top_n: z.number().int().min(1, { error: "must be at least 1" }).optional(),
   rubric: rubricSchema.optional(),
-  weights: z.union([
-    weightSchema,
-    z.record(z.string(), weightSchema),
-    z.literal("rubric"),
-  ], {
-    error: `must be a number in [0, ${MAX_WEIGHT}], {criterion: weight} or "rubric"`,
-  }).optional().meta({
+  weights: withoutReservedKeys(
+    z.union([
+      weightSchema,
+      z.record(z.string(), weightSchema),
+      z.literal("rubric"),
+    ], {
+      error: `must be a number in [0, ${MAX_WEIGHT}], {criterion: weight} or "rubric"`,
+    }),
+    "is a reserved name, not a criterion",
+  ).optional().meta({
     description: "Criterion weights. Default: 0.5 each for a generated rubric (REBEL's " +
       'setting), a given rubric\'s own weights. `"rubric"`: the weights the generated ' +
       "rubric's model chose (two-turn strategies only).",

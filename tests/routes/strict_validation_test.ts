@@ -35,6 +35,25 @@ Deno.test("filters on __proto__, constructor or prototype are refused by name", 
   }
 });
 
+Deno.test("rerank weights keyed __proto__, constructor or prototype are refused by name", async () => {
+  const { post } = testApp();
+  for (const field of ["__proto__", "constructor", "prototype"]) {
+    const weights = JSON.parse(`{"${field}": 1}`);
+    const documents = ["Lava flows downhill.", "Basalt cools fast."];
+    await assertNames(
+      await post("/v1/rerank", { query: "lava", documents, weights }),
+      `weights.${field}`,
+    );
+    await assertNames(
+      await post("/v1/query", {
+        query: "lava",
+        pipeline: { rerank: { strategy: "one-turn", weights } },
+      }),
+      `pipeline.rerank.weights.${field}`,
+    );
+  }
+});
+
 Deno.test("model names are own keys: constructor or toString is refused, not matched", async () => {
   const { post } = testApp();
   for (const model of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {

@@ -252,3 +252,13 @@ Deno.test("the report explains judged MRR@5 (≥1 / =2) and both Elo protocols i
     assert.ok(glossary.includes(`<dt>${term}</dt>`), term);
   }
 });
+
+Deno.test("the terminal summary opens with the report's verdict", async () => {
+  const { report } = await hostileReport("summary-verdict");
+  const verdict = verdictOf(report);
+  const first = summaryText(report).split("\n")[0]!;
+  assert.match(first, /^verdict: /);
+  if (verdict.ship) assert.ok(first.includes(`ship ${verdict.ship}`), first);
+  const clear = verdict.certainty === "clear";
+  assert.equal(first.includes("not enough evidence"), !clear && verdict.ship !== null, first);
+});

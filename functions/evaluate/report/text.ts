@@ -1,5 +1,16 @@
 import type { EvaluationReport, Interval } from "../types.ts";
 import { formatDelta, formatNumber } from "./escape.ts";
+import { type Verdict, verdictOf } from "./verdict.ts";
+
+/** The report's verdict in one line, as the HTML report states it at the top. */
+function verdictLine(verdict: Verdict): string {
+  if (!verdict.ship) return "verdict: no data to decide on";
+  if (verdict.certainty === "clear") {
+    return `verdict: ship ${verdict.ship} (clearly best by ${verdict.measure})`;
+  }
+  return `verdict: ship ${verdict.ship}, the cheapest of ${verdict.tied.join(", ")}: ` +
+    `not enough evidence to tell them apart by ${verdict.measure} (run more questions)`;
+}
 
 const interval = (value: Interval | null, digits: number) =>
   value
@@ -55,7 +66,7 @@ export function summaryText(report: EvaluationReport): string {
         : "—",
     ];
   });
-  const lines = [aligned([header, ...rows])];
+  const lines = [verdictLine(verdictOf(report)), aligned([header, ...rows])];
   const bias = report.win_rates.position_bias;
   lines.push(
     `${report.win_rates.total_games} pairwise games` +
