@@ -37,7 +37,7 @@ export type RouteDoc = {
   /** Required request headers and what they carry. */
   headers?: Record<string, string>;
   responses: Record<number, ResponseDoc>;
-  /** Error statuses beyond 400/413 (with a body), 401/429 (unless open) and 500. */
+  /** Error statuses beyond 400/413/415 (with a body), 401/429 (unless open), 403 and 500. */
   errors?: (keyof typeof ERRORS)[];
   /** Open even when `API_KEYS` is set (and then 401/429 only when listed in `errors`). */
   open?: boolean;
@@ -49,9 +49,12 @@ export type RouteDoc = {
 const ERRORS = {
   400: "A bad request: the message names the field and the reason",
   401: "Missing or invalid API key (only when the server sets `API_KEYS`)",
+  403:
+    "A foreign `Origin` (not in `CORS_ORIGINS`), or on a local server a `Host` that is not loopback",
   404: "Not found",
   409: "Conflicts with what the resource already is: the message says how",
   413: "The body is over the route's size limit",
+  415: "The body is not `application/json`",
   429: "Over `RATE_LIMIT_PER_MINUTE`: `Retry-After` says when to come back",
   500: "Internal error, or the server is misconfigured",
   502: "A provider (LLM, embeddings, index, cache) or another function failed",
@@ -97,8 +100,8 @@ export function events(description: string, events: Record<string, z.ZodType>): 
 const ERROR_REF = "#/components/responses/Error";
 
 function errorResponses(route: RouteDoc) {
-  const statuses = new Set<keyof typeof ERRORS>([500, ...(route.errors ?? [])]);
-  if (route.body) statuses.add(400).add(413);
+  const statuses = new Set<keyof typeof ERRORS>([403, 500, ...(route.errors ?? [])]);
+  if (route.body) statuses.add(400).add(413).add(415);
   if (!route.open) statuses.add(401).add(429);
   return Object.fromEntries(
     [...statuses].sort((a, b) => a - b).map((status) => [

@@ -21,7 +21,7 @@ async function operationOf(route: Parameters<typeof describe>[0]): Promise<Opera
 
 const thing = z.object({ name: z.string() });
 
-Deno.test("describe() adds the errors a route can answer: 400/413 with a body, 401/429 unless open", async () => {
+Deno.test("describe() adds the errors a route can answer: 400/413/415 with a body, 401/429 unless open, 403 always", async () => {
   const withBody = await operationOf({
     tag: "t",
     summary: "s",
@@ -33,8 +33,10 @@ Deno.test("describe() adds the errors a route can answer: 400/413 with a body, 4
     "201",
     "400",
     "401",
+    "403",
     "404",
     "413",
+    "415",
     "429",
     "500",
   ]);
@@ -47,7 +49,7 @@ Deno.test("describe() adds the errors a route can answer: 400/413 with a body, 4
     open: true,
     responses: { 200: json("Up", thing) },
   });
-  assert.deepEqual(Object.keys(open.responses), ["200", "500"]);
+  assert.deepEqual(Object.keys(open.responses), ["200", "403", "500"]);
   assert.deepEqual(open.security, []);
 });
 
