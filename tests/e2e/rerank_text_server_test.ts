@@ -6,12 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
-import { createOfflineModel } from "../../shared/llm/offline/model.ts";
+import { serveTextModel } from "../helpers/text_model_server.ts";
 import { readEvents } from "../routes/helpers.ts";
 import { RERANK_DOCUMENTS, RERANK_QUERY } from "../routes/rerank_corpus.ts";
 
 type Reply = (call: { prompt: string; system: string; user: string }) => string;
-type ChatCall = { prompt: string; body: Record<string, unknown>; system: string; user: string };
 type Result = {
   index: number;
   relevance_score: number | null;
@@ -83,111 +82,6 @@ const scriptedReply: Reply = ({ prompt }) => {
   if (prompt.startsWith("answer@")) return ANSWER_REPLY;
   return "I am not sure what you mean.";
 };
-
-function completion(model: string, content: string, promptTokens: number) {
-  const completionTokens = content.split(/\s+/).filter(Boolean).length;
-  return {
-    id: `chatcmpl-text-${crypto.randomUUID()}`,
-    object: "chat.completion",
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [{
-      index: 0,
-      message: { role: "assistant", content, refusal: null },
-      logprobs: null,
-      finish_reason: "stop",
-    }],
-    usage: {
-      prompt_tokens: promptTokens,
-      completion_tokens: completionTokens,
-      total_tokens: promptTokens + completionTokens,
-    },
-  };
-}
-
-/** The same completion as `chat.completion.chunk` SSE events, a few words per chunk. */
-function streamed(model: string, content: string, includeUsage: boolean): Response {
-  const base = { id: `chatcmpl-text-${crypto.randomUUID()}`, created: 0, model };
-  const pieces = content.match(/\S+\s*/g) ?? [];
-  const chunks: unknown[] = [
-    {
-      ...base,
-      object: "chat.completion.chunk",
-      choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }],
-    },
-    ...pieces.map((piece) => ({
-      ...base,
-      object: "chat.completion.chunk",
-      choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
-    })),
-    {
-      ...base,
-      object: "chat.completion.chunk",
-      choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
-    },
-    ...(includeUsage
-      ? [{
-        ...base,
-        object: "chat.completion.chunk",
-        choices: [],
-        usage: {
-          prompt_tokens: 10,
-          completion_tokens: pieces.length,
-          total_tokens: 10 + pieces.length,
-        },
-      }]
-      : []),
-  ];
-  const text = chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join("") +
-    "data: [DONE]\n\n";
-  return new Response(text, {
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-  });
-}
-
-/**
- * An OpenAI-compatible server on a free port: `/v1/chat/completions` answers
- * with `reply` (JSON, or SSE when `stream: true`), `/v1/embeddings` is the
- * offline model's. Records every chat call.
- */
-function serveTextModel(reply: Reply) {
-  const embeddings = createOfflineModel();
-  const calls: ChatCall[] = [];
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (request) => {
-      const path = new URL(request.url).pathname;
-      if (request.method === "POST" && path === "/v1/embeddings") {
-        return await embeddings.handle(request);
-      }
-      if (request.method !== "POST" || path !== "/v1/chat/completions") {
-        return Response.json({ error: { message: "Not found", type: "invalid_request_error" } }, {
-          status: 404,
-        });
-      }
-      const body = await request.json() as {
-        model: string;
-        stream?: boolean;
-        stream_options?: { include_usage?: boolean };
-        messages: { role: string; content: string }[];
-      };
-      const system = body.messages.find((m) => m.role === "system")?.content ?? "";
-      const user = body.messages.findLast((m) => m.role === "user")?.content ?? "";
-      const prompt = request.headers.get("x-sift-prompt") ?? "";
-      calls.push({ prompt, body, system, user });
-      const content = reply({ prompt, system, user });
-      if (body.stream) {
-        return streamed(body.model, content, body.stream_options?.include_usage === true);
-      }
-      return Response.json(completion(body.model, content, (system + user).length / 4 | 0));
-    },
-  );
-  return {
-    baseURL: `http://127.0.0.1:${server.addr.port}/v1`,
-    calls,
-    [Symbol.asyncDispose]: () => server.shutdown(),
-  };
-}
 
 function siftAgainst(baseURL: string) {
   const app = createSiftApp();

@@ -32,8 +32,11 @@ function completion(model: string, content: string, promptTokens: number) {
   };
 }
 
-/** The content as `chat.completion.chunk` events, a word per chunk, then usage and `[DONE]`. */
-function streamed(model: string, content: string): Response {
+/**
+ * The content as `chat.completion.chunk` events, a word per chunk, the usage
+ * chunk when the request asked for it (`stream_options.include_usage`), then `[DONE]`.
+ */
+function streamed(model: string, content: string, includeUsage: boolean): Response {
   const base = { id: `chatcmpl-text-${crypto.randomUUID()}`, created: 0, model };
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
     `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices, ...extra })}\n\n`;
@@ -42,13 +45,15 @@ function streamed(model: string, content: string): Response {
     chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]),
     ...pieces.map((piece) => chunk([{ index: 0, delta: { content: piece }, finish_reason: null }])),
     chunk([{ index: 0, delta: {}, finish_reason: "stop" }]),
-    chunk([], {
-      usage: {
-        prompt_tokens: 10,
-        completion_tokens: pieces.length,
-        total_tokens: 10 + pieces.length,
-      },
-    }),
+    ...(includeUsage
+      ? [chunk([], {
+        usage: {
+          prompt_tokens: 10,
+          completion_tokens: pieces.length,
+          total_tokens: 10 + pieces.length,
+        },
+      })]
+      : []),
     "data: [DONE]\n\n",
   ].join("");
   return new Response(text, { headers: { "content-type": "text/event-stream" } });
@@ -79,6 +84,7 @@ export function serveTextModel(reply: TextModelReply) {
       const body = await request.json() as {
         model: string;
         stream?: boolean;
+        stream_options?: { include_usage?: boolean };
         messages: { role: string; content: string }[];
       };
       const call = {
@@ -96,7 +102,9 @@ export function serveTextModel(reply: TextModelReply) {
           status: content,
         });
       }
-      if (body.stream) return streamed(body.model, content);
+      if (body.stream) {
+        return streamed(body.model, content, body.stream_options?.include_usage === true);
+      }
       return Response.json(completion(body.model, content, (call.system + call.user).length >> 2));
     },
   );

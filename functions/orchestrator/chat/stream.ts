@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { streamSSE } from "hono/streaming";
+import { abortableSSE } from "../../../shared/http/sse.ts";
 import { toOpenAIError } from "./errors.ts";
 
 export type WriteChunk = (chunk: unknown) => Promise<void>;
@@ -16,24 +16,18 @@ export function openAIStream(
   c: Context,
   produce: (write: WriteChunk, signal: AbortSignal) => Promise<void>,
 ): Response {
-  return streamSSE(c, async (stream) => {
-    const controller = new AbortController();
-    const abort = () => controller.abort();
-    stream.onAbort(abort);
-    c.req.raw.signal.addEventListener("abort", abort, { once: true });
+  return abortableSSE(c, async (stream, signal) => {
     const write: WriteChunk = async (chunk) => {
-      if (controller.signal.aborted) return;
+      if (signal.aborted) return;
       await stream.writeSSE({ data: JSON.stringify(chunk) });
     };
     try {
-      await produce(write, controller.signal);
-      if (!controller.signal.aborted) await stream.writeSSE({ data: "[DONE]" });
+      await produce(write, signal);
+      if (!signal.aborted) await stream.writeSSE({ data: "[DONE]" });
     } catch (error) {
-      if (controller.signal.aborted) return;
+      if (signal.aborted) return;
       console.error(`${c.req.method} ${c.req.path} stream failed:`, error);
       await write(toOpenAIError(error, { status: 502 }).body);
-    } finally {
-      c.req.raw.signal.removeEventListener("abort", abort);
     }
   });
 }
