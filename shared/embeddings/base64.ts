@@ -34,7 +34,7 @@ export function base64(bytes: Uint8Array): string {
  * @example
  * float32Base64([1, 0]); // "AACAPwAAAAA="
  */
-export function float32Base64(values: readonly number[]): string {
+export function float32Base64(values: ArrayLike<number>): string {
   const floats = Float32Array.from(values);
   if (!LITTLE_ENDIAN) {
     const view = new DataView(floats.buffer);

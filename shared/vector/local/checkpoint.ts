@@ -1,5 +1,6 @@
 import { crc32 } from "../../crc32.ts";
 import type { ChunkMetadata } from "../port.ts";
+import { DenseVectors } from "./dense-vectors.ts";
 import { countLiveEntries, flattenPostings } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import { TextColumn } from "./text-column.ts";
@@ -11,12 +12,17 @@ import { TextColumn } from "./text-column.ts";
  * "terms" frames (a batch of terms and their postings), "dims" frames (a batch
  * of dimensions and theirs) and "slots" frames (ids, texts, metadata), each
  * small, so writing one never copies the index and no JSON string grows with
- * it; last an "end" frame. A checkpoint without its end frame is not one.
+ * it; last an "end" frame. A checkpoint without its end frame is not one. A
+ * namespace in the dense layout has "rows" frames instead of "dims": its
+ * int8 rows, their scales and bit codes, as they sit in memory, so a load
+ * copies bytes and parses nothing (the bit codes' mean is in its namespace
+ * frame).
  */
 
 const SLOTS_PER_FRAME = 4096;
 const TERMS_PER_FRAME = 4096;
 const DIMS_PER_FRAME = 256;
+const ROWS_PER_FRAME = 1024;
 
 type NamespaceHeader = {
   kind: "namespace";
@@ -26,9 +32,20 @@ type NamespaceHeader = {
   terms: number;
   termEntries: number;
   dimEntries: number;
+  /** The dense layout: "rows" frames follow; `codes` is the width of their bit codes' mean (after lengths). */
+  layout?: "rows";
+  codes?: number;
 };
 type TermsHeader = { kind: "terms"; namespace: string; terms: string; entries: number };
 type DimsHeader = { kind: "dims"; namespace: string; from: number; count: number; entries: number };
+/** A batch of dense rows: int8 codes (`stride` bytes each), scales, and bit codes if any. */
+type RowsHeader = {
+  kind: "rows";
+  namespace: string;
+  count: number;
+  stride: number;
+  codeStride: number;
+};
 /**
  * A batch of slots: ids and metadata as JSON, texts as UTF-8 bytes after it
  * (`textCount + 1` offsets, then the bytes), so a load never parses them.
@@ -43,7 +60,7 @@ type SlotsHeader = {
   textBytes?: number;
 };
 type EndHeader = { kind: "end"; generation: number; namespaces: number };
-type Header = NamespaceHeader | TermsHeader | DimsHeader | SlotsHeader | EndHeader;
+type Header = NamespaceHeader | TermsHeader | DimsHeader | RowsHeader | SlotsHeader | EndHeader;
 
 const padded = (bytes: number) => (bytes + 3) & ~3;
 
@@ -85,6 +102,8 @@ export function* checkpointFrames(
       values: counts,
       length,
     }));
+    const vectors = view.vectors;
+    const mean = vectors?.bits?.mean;
     yield frame({
       kind: "namespace",
       namespace,
@@ -93,7 +112,8 @@ export function* checkpointFrames(
       terms: view.terms.length,
       termEntries: count(terms),
       dimEntries: count(view.dims),
-    }, [Uint32Array.from(live, (slot) => view.lengths[slot]!)]);
+      ...(vectors ? { layout: "rows" as const, codes: mean?.length ?? 0 } : {}),
+    }, [Uint32Array.from(live, (slot) => view.lengths[slot]!), ...(mean ? [mean] : [])]);
     for (let from = 0; from < terms.length; from += TERMS_PER_FRAME) {
       const batch = flattenPostings(
         terms.slice(from, from + TERMS_PER_FRAME),
@@ -118,6 +138,7 @@ export function* checkpointFrames(
         entries: batch.total,
       }, [batch.offsets, batch.slots, batch.values]);
     }
+    if (vectors) yield* rowsFrames(namespace, vectors, live);
     for (let from = 0; from < live.length; from += SLOTS_PER_FRAME) {
       const slots = live.slice(from, from + SLOTS_PER_FRAME);
       const texts = view.texts.encode(slots);
@@ -133,6 +154,27 @@ export function* checkpointFrames(
   yield frame({ kind: "end", generation, namespaces: namespaces.size });
 }
 
+/** The live rows in frames of `ROWS_PER_FRAME`, copied from the vectors' memory. */
+function* rowsFrames(namespace: string, vectors: DenseVectors, live: number[]) {
+  const { rows, bits } = vectors;
+  const codeStride = bits?.stride ?? 0;
+  for (let from = 0; from < live.length; from += ROWS_PER_FRAME) {
+    const slots = live.slice(from, from + ROWS_PER_FRAME);
+    const codes = new Int8Array(slots.length * rows.stride);
+    const scales = new Float32Array(slots.length);
+    const bitCodes = new Uint8Array(slots.length * codeStride);
+    slots.forEach((slot, i) => {
+      codes.set(rows.codes(slot, slot + 1), i * rows.stride);
+      scales[i] = rows.scale(slot);
+      if (bits) bitCodes.set(bits.codes(slot, slot + 1), i * codeStride);
+    });
+    yield frame(
+      { kind: "rows", namespace, count: slots.length, stride: rows.stride, codeStride },
+      [codes, scales, bitCodes],
+    );
+  }
+}
+
 type Building = NamespaceSnapshot & {
   termAt: number;
   termEntryAt: number;
@@ -140,6 +182,8 @@ type Building = NamespaceSnapshot & {
   textParts: { bytes: Uint8Array; offsets: Uint32Array }[];
   /** Texts of a checkpoint from before texts were stored as bytes. */
   jsonTexts: string[];
+  /** Dense rows read so far. */
+  rowAt: number;
 };
 
 /** The slots frames' texts as one column: one buffer, one copy, nothing left pinning the file. */
@@ -186,11 +230,15 @@ export function readCheckpoint(
     let binary = payload.subarray(4 + padded(jsonLength));
     if (binary.byteOffset % 4 !== 0) binary = binary.slice();
     let offset = 0;
-    const take = <A extends Uint32Array | Uint16Array | Float32Array>(
+    const take = <A extends Uint32Array | Uint16Array | Float32Array | Int8Array | Uint8Array>(
       make: new (buffer: ArrayBufferLike, offset: number, length: number) => A,
       length: number,
     ) => {
-      const width = (make as unknown) === Uint16Array ? 2 : 4;
+      const width = (make as unknown) === Uint16Array
+        ? 2
+        : (make as unknown) === Int8Array || (make as unknown) === Uint8Array
+        ? 1
+        : 4;
       if (offset + length * width > binary.byteLength) throw damaged(`frame at ${at} runs short`);
       const array = new make(binary.buffer, binary.byteOffset + offset, length);
       offset += padded(length * width);
@@ -208,20 +256,27 @@ export function readCheckpoint(
           snapshot.ids.length !== snapshot.lengths.length ||
           snapshot.texts.length !== snapshot.ids.length ||
           snapshot.termAt !== snapshot.terms.length ||
-          snapshot.termEntryAt !== snapshot.termSlots.length
+          snapshot.termEntryAt !== snapshot.termSlots.length ||
+          (snapshot.vectors && snapshot.rowAt !== snapshot.ids.length)
         ) throw damaged(`${name} is incomplete`);
       }
       return { generation: header.generation, namespaces };
     }
     if (header.kind === "namespace") {
+      const lengths = take(Uint32Array, header.count).slice(); // a copy: a view would pin the file
+      const mean = header.codes ? take(Float32Array, header.codes).slice() : undefined;
       namespaces.set(header.namespace, {
+        ...(header.layout === "rows"
+          ? { vectors: DenseVectors.empty(header.dimensions, header.count, mean) }
+          : {}),
+        rowAt: 0,
         dimensions: header.dimensions,
         ids: [],
         texts: new TextColumn(),
         textParts: [],
         jsonTexts: [],
         metadata: [],
-        lengths: take(Uint32Array, header.count).slice(), // a copy: a view would pin the file
+        lengths,
         terms: new Array<string>(header.terms),
         termOffsets: new Uint32Array(header.terms + 1),
         termSlots: new Uint32Array(header.termEntries),
@@ -250,6 +305,19 @@ export function readCheckpoint(
       });
       snapshot.termEntryAt += header.entries;
       snapshot.termOffsets[snapshot.termAt] = snapshot.termEntryAt;
+    } else if (header.kind === "rows") {
+      const vectors = snapshot.vectors;
+      if (
+        !vectors || header.stride !== vectors.rows.stride ||
+        header.codeStride !== (vectors.bits?.stride ?? 0) ||
+        snapshot.rowAt + header.count > snapshot.lengths.length
+      ) throw damaged(`rows of ${header.namespace} do not fit its layout`);
+      const codes = take(Int8Array, header.count * header.stride);
+      const scales = take(Float32Array, header.count);
+      const bitCodes = take(Uint8Array, header.count * header.codeStride);
+      vectors.rows.setCodes(snapshot.rowAt, codes, scales);
+      vectors.bits?.setCodes(snapshot.rowAt, bitCodes);
+      snapshot.rowAt += header.count;
     } else if (header.kind === "dims") {
       const offsets = take(Uint32Array, header.count + 1);
       const base = snapshot.dimOffsets[header.from]!;

@@ -10,7 +10,8 @@ import {
   termPostings,
   uint16,
 } from "./postings.ts";
-import type { PreparedChunk } from "./prepared.ts";
+import { DenseVectors } from "./dense-vectors.ts";
+import { denseValues, type PreparedChunk, sparseEntries } from "./prepared.ts";
 import { TextColumn } from "./text-column.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import { type Scored, TopK } from "./top-k.ts";
@@ -24,11 +25,13 @@ const REBUILD_MIN_DEAD = 256;
 /**
  * One namespace of the embedded index. Every chunk gets a slot; per slot the
  * id, text and metadata sit in plain arrays and the rest in typed arrays:
- * BM25 postings per term (slot, count) and dense postings per dimension
- * (slot, value). A dense query touches only the postings of its nonzero
- * dimensions, so a hashed-embedding query (about six of them) reads a few
- * thousand entries, not every vector; a dense real embedding reads them all,
- * which is the same work as a scan. Removal marks the slot dead.
+ * BM25 postings per term (slot, count), and the vectors in one of two
+ * layouts, picked from the vectors themselves when the namespace gets its
+ * first chunk. Sparse vectors (the hashed embedding's) go in postings per
+ * dimension (slot, value): a query touches only the postings of its nonzero
+ * dimensions, a few thousand entries. Dense vectors (a real model's) go in
+ * `DenseVectors`: int8 rows and bit codes, where postings would cost 8 bytes
+ * per dimension and a full scan. Removal marks the slot dead.
  */
 export class NamespaceIndex {
   #ids: string[] = [];
@@ -41,6 +44,8 @@ export class NamespaceIndex {
   #slotsOfDocument = new Map<string, number[]>();
   #terms = new Map<string, Postings<Uint16Array>>();
   #dims: Postings<Float32Array>[] = [];
+  /** The dense layout's vectors; undefined in the postings layout. */
+  #vectors: DenseVectors | undefined;
   #dimensions: number | undefined;
   #live = 0;
   #dead = 0;
@@ -87,8 +92,11 @@ export class NamespaceIndex {
       for (let i = 0; i < numbers.length; i++) termSizes[numbers[i]!]!++;
       return numbers;
     });
-    const dimSizes = new Uint32Array(dimensions);
-    for (const chunk of chunks) for (const dim of chunk.dims) dimSizes[dim]!++;
+    const vectors = chunks[0]!.dense ? new DenseVectors(dimensions, chunks.length) : undefined;
+    const dimSizes = new Uint32Array(vectors ? 0 : dimensions);
+    if (!vectors) {
+      for (const chunk of chunks) for (const dim of sparseEntries(chunk).dims) dimSizes[dim]!++;
+    }
     const termLists = termSizes.map((size) => termPostings(size));
     for (const [term, number] of termNumbers) index.#terms.set(term, termLists[number]!);
     const dimLists: Postings<Float32Array>[] = [];
@@ -96,17 +104,24 @@ export class NamespaceIndex {
       if (size > 0) dimLists[dim] = dimensionPostings(size);
     });
     index.#dims = dimLists;
+    index.#vectors = vectors;
     index.#dimensions = dimensions;
     // Pass 2: fill every posting at its final size.
     chunks.forEach((chunk, slot) => {
       index.#addSlot(chunk);
       const numbers = chunkTerms[slot]!;
-      const { counts, dims, values } = chunk;
+      const { counts } = chunk;
       for (let i = 0; i < numbers.length; i++) {
         const posting = termLists[numbers[i]!]!;
         posting.slots[posting.length] = slot;
         posting.values[posting.length++] = counts[i]!;
       }
+      if (vectors) {
+        vectors.set(slot, denseValues(chunk));
+        index.#totalLength += chunk.length;
+        return;
+      }
+      const { dims, values } = sparseEntries(chunk);
       for (let i = 0; i < dims.length; i++) {
         const posting = dimLists[dims[i]!]!;
         posting.slots[posting.length] = slot;
@@ -127,9 +142,7 @@ export class NamespaceIndex {
   putMany(chunks: readonly PreparedChunk[]): void {
     if (chunks.length === 0) return;
     for (const chunk of chunks) this.remove(chunk.id);
-    if (this.#dimensions === undefined || this.#live === 0) {
-      this.#dimensions = chunks[0]!.dimensions;
-    }
+    if (this.#dimensions === undefined || this.#live === 0) this.#startLayout(chunks[0]!);
     for (const chunk of chunks) {
       if (chunk.dimensions !== this.#dimensions) {
         throw new InvalidRequestError(
@@ -159,7 +172,9 @@ export class NamespaceIndex {
         list = chunk.terms.map(postingOf);
       }
       for (const posting of list) gain(posting);
-      for (const dim of chunk.dims) gain(this.#dims[dim] ??= dimensionPostings(0));
+      if (!this.#vectors) {
+        for (const dim of sparseEntries(chunk).dims) gain(this.#dims[dim] ??= dimensionPostings(0));
+      }
       return list;
     });
     for (const [posting, added] of gains) posting.reserve(posting.length + added);
@@ -169,9 +184,7 @@ export class NamespaceIndex {
       const slot = this.#addSlot(chunk);
       const list = termLists[i]!;
       for (let t = 0; t < list.length; t++) list[t]!.push(slot, chunk.counts[t]!);
-      for (let d = 0; d < chunk.dims.length; d++) {
-        this.#dims[chunk.dims[d]!]!.push(slot, chunk.values[d]!);
-      }
+      this.#putVector(slot, chunk);
       this.#live++;
       this.#totalLength += chunk.length;
     });
@@ -179,7 +192,7 @@ export class NamespaceIndex {
 
   /** Adds a chunk, replacing one with the same id. */
   put(chunk: PreparedChunk): void {
-    if (this.#dimensions === undefined || this.#live === 0) this.#dimensions = chunk.dimensions;
+    if (this.#dimensions === undefined || this.#live === 0) this.#startLayout(chunk);
     else if (chunk.dimensions !== this.#dimensions) {
       throw new InvalidRequestError(
         `The index holds ${this.#dimensions}-dimensional vectors but chunk ${chunk.id} has ` +
@@ -188,18 +201,36 @@ export class NamespaceIndex {
     }
     this.remove(chunk.id);
     const slot = this.#addSlot(chunk);
-    const { terms, counts, dims, values } = chunk;
+    const { terms, counts } = chunk;
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i]!;
       let posting = this.#terms.get(term);
       if (!posting) this.#terms.set(term, posting = termPostings());
       posting.push(slot, counts[i]!);
     }
+    this.#putVector(slot, chunk);
+    this.#live++;
+    this.#totalLength += chunk.length;
+  }
+
+  /**
+   * An empty namespace takes the layout its first chunk's vector calls for
+   * (dead slots left from before are dropped first: they hold the old one).
+   */
+  #startLayout(first: PreparedChunk): void {
+    if (this.#ids.length > 0) this.#rebuild();
+    this.#dimensions = first.dimensions;
+    this.#dims = [];
+    this.#vectors = first.dense ? new DenseVectors(first.dimensions) : undefined;
+  }
+
+  /** The vector of the chunk at `slot`, in this namespace's layout. */
+  #putVector(slot: number, chunk: PreparedChunk): void {
+    if (this.#vectors) return this.#vectors.set(slot, denseValues(chunk));
+    const { dims, values } = sparseEntries(chunk);
     for (let i = 0; i < dims.length; i++) {
       (this.#dims[dims[i]!] ??= dimensionPostings()).push(slot, values[i]!);
     }
-    this.#live++;
-    this.#totalLength += chunk.length;
   }
 
   /** The next slot, holding `chunk`'s id, text, metadata and length (its postings are the caller's). */
@@ -279,14 +310,15 @@ export class NamespaceIndex {
     const termPostingsFlat = flattenPostings([...this.#terms.values()], renumbered, uint16);
     const dimensions = this.#dimensions ?? 0;
     const dimPostingsFlat = flattenPostings(
-      Array.from({ length: dimensions }, (_, dim) => this.#dims[dim]),
+      Array.from({ length: this.#vectors ? 0 : dimensions }, (_, dim) => this.#dims[dim]),
       renumbered,
       float32,
     );
+    const live = ids.map((id) => this.#slotOf.get(id)!);
     return {
       dimensions,
       ids,
-      texts: this.#texts.pick(ids.map((id) => this.#slotOf.get(id)!)),
+      texts: this.#texts.pick(live),
       metadata,
       lengths,
       terms,
@@ -296,6 +328,7 @@ export class NamespaceIndex {
       dimOffsets: dimPostingsFlat.offsets,
       dimSlots: dimPostingsFlat.slots,
       dimValues: dimPostingsFlat.values,
+      ...(this.#vectors ? { vectors: this.#vectors.compact(live) } : {}),
     };
   }
 
@@ -315,11 +348,12 @@ export class NamespaceIndex {
         counts: posting.values,
         length: posting.length,
       })),
-      dims: Array.from({ length: this.#dimensions ?? 0 }, (_, dim) => {
+      dims: Array.from({ length: this.#vectors ? 0 : this.#dimensions ?? 0 }, (_, dim) => {
         const posting = this.#dims[dim];
         return posting &&
           { slots: posting.slots, values: posting.values, length: posting.length };
       }),
+      ...(this.#vectors ? { vectors: this.#vectors } : {}),
     };
   }
 
@@ -359,7 +393,8 @@ export class NamespaceIndex {
         view(snapshot.termOffsets, snapshot.termSlots, snapshot.termCounts, i, uint16),
       );
     });
-    for (let dim = 0; dim < snapshot.dimensions; dim++) {
+    index.#vectors = snapshot.vectors;
+    for (let dim = 0; !snapshot.vectors && dim < snapshot.dimensions; dim++) {
       if (snapshot.dimOffsets[dim + 1]! > snapshot.dimOffsets[dim]!) {
         index.#dims[dim] = view(
           snapshot.dimOffsets,
@@ -384,6 +419,7 @@ export class NamespaceIndex {
           "re-ingest after changing the embedding model",
       );
     }
+    if (this.#vectors) return this.#denseRows(this.#vectors, query, limit, filter);
     const slotCount = this.#ids.length;
     const scores = new Float64Array(slotCount);
     const touched = new Uint8Array(slotCount);
@@ -413,6 +449,34 @@ export class NamespaceIndex {
       return top.sorted();
     }
     return kept;
+  }
+
+  /**
+   * Dense retrieval in the rows layout: the candidates the bit codes pick,
+   * rescored; should dead or filtered-out slots leave fewer than `limit`,
+   * every row is scored instead, so a filter never costs results.
+   */
+  #denseRows(
+    vectors: DenseVectors,
+    query: Float32Array,
+    limit: number,
+    filter: MetadataFilter | undefined,
+  ): Scored[] {
+    const slotCount = this.#ids.length;
+    for (const exact of [false, true]) {
+      const { slots, scores } = vectors.score(query, slotCount, limit, exact);
+      const top = new TopK(limit);
+      for (let i = 0; i < scores.length; i++) {
+        const score = scores[i]!;
+        if (score < top.floor) continue;
+        const slot = slots ? slots[i]! : i;
+        if (this.#alive[slot] && this.#accepts(slot, filter)) {
+          top.offer({ id: this.#ids[slot]!, score });
+        }
+      }
+      if (top.size >= Math.min(limit, this.#live) || !slots) return top.sorted();
+    }
+    return [];
   }
 
   /** Okapi BM25 over the analyzed terms; only chunks sharing a term with the query. */
@@ -475,6 +539,7 @@ export class NamespaceIndex {
     this.#slotsOfDocument = fresh.#slotsOfDocument;
     this.#terms = fresh.#terms;
     this.#dims = fresh.#dims;
+    this.#vectors = fresh.#vectors;
     this.#dimensions = fresh.#dimensions;
     this.#live = fresh.#live;
     this.#dead = 0;

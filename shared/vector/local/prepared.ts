@@ -2,10 +2,12 @@ import { analyze } from "../../text/analyze.ts";
 import { type ChunkMetadata, type IndexedChunk, searchableText } from "../port.ts";
 
 /**
- * A chunk as the embedded index keeps and stores it: its dense vector
- * L2-normalized and kept sparse (only the nonzero dimensions, which for the
- * hashed lexical embedding are about 130 of 2048), and its searchable text
- * already analyzed into BM25 term counts, so loading never runs the stemmer.
+ * A chunk as the embedded index keeps and stores it: its vector
+ * L2-normalized, and its searchable text already analyzed into BM25 term
+ * counts, so loading never runs the stemmer. A vector with few nonzero
+ * dimensions (the hashed lexical embedding has about 130 of 2048) is kept
+ * sparse, as `dims` and `values`; a dense one (a real model's: every
+ * dimension nonzero) is `dense`, all of it in `values` and `dims` empty.
  */
 export type PreparedChunk = {
   id: string;
@@ -13,9 +15,10 @@ export type PreparedChunk = {
   metadata: ChunkMetadata;
   /** The vector's full width. */
   dimensions: number;
-  /** Nonzero dimensions, ascending, and their normalized values. */
+  /** Nonzero dimensions, ascending, and their normalized values (all of them if `dense`). */
   dims: Uint32Array;
   values: Float32Array;
+  dense?: true;
   /** Distinct terms of the searchable text and how often each occurs (at most 65535). */
   readonly terms: readonly string[];
   /**
@@ -38,8 +41,32 @@ export function normalized(vector: readonly number[]): Float32Array {
   return out;
 }
 
-export function prepareChunk(chunk: IndexedChunk): PreparedChunk {
-  const vector = normalized(chunk.vector);
+/**
+ * Vectors this wide with more than half their dimensions nonzero are dense.
+ * Narrower ones (tests' toy vectors) stay sparse and exact: quantizing three
+ * dimensions to int8 would only blur them.
+ */
+const DENSE_MIN_DIMENSIONS = 64;
+
+export function isDenseVector(dimensions: number, nonzero: number): boolean {
+  return dimensions >= DENSE_MIN_DIMENSIONS && nonzero * 2 > dimensions;
+}
+
+/** The chunk's whole normalized vector, zeros included. */
+export function denseValues(chunk: PreparedChunk): Float32Array {
+  if (chunk.dense) return chunk.values;
+  const vector = new Float32Array(chunk.dimensions);
+  for (let i = 0; i < chunk.dims.length; i++) vector[chunk.dims[i]!] = chunk.values[i]!;
+  return vector;
+}
+
+/** The chunk's nonzero dimensions and their values. */
+export function sparseEntries(chunk: PreparedChunk): { dims: Uint32Array; values: Float32Array } {
+  if (!chunk.dense) return { dims: chunk.dims, values: chunk.values };
+  return sparseOf(chunk.values);
+}
+
+function sparseOf(vector: Float32Array): { dims: Uint32Array; values: Float32Array } {
   let nonzero = 0;
   for (const value of vector) if (value !== 0) nonzero++;
   const dims = new Uint32Array(nonzero);
@@ -49,6 +76,15 @@ export function prepareChunk(chunk: IndexedChunk): PreparedChunk {
     dims[at] = dim;
     values[at++] = vector[dim]!;
   }
+  return { dims, values };
+}
+
+export function prepareChunk(chunk: IndexedChunk): PreparedChunk {
+  const vector = normalized(chunk.vector);
+  let nonzero = 0;
+  for (const value of vector) if (value !== 0) nonzero++;
+  const dense = isDenseVector(vector.length, nonzero);
+  const { dims, values } = dense ? { dims: new Uint32Array(0), values: vector } : sparseOf(vector);
   const analyzed = analyze(searchableText(chunk));
   const counts = new Map<string, number>();
   for (const term of analyzed) counts.set(term, (counts.get(term) ?? 0) + 1);
@@ -59,6 +95,7 @@ export function prepareChunk(chunk: IndexedChunk): PreparedChunk {
     dimensions: vector.length,
     dims,
     values,
+    ...(dense ? { dense: true as const } : {}),
     terms: [...counts.keys()],
     counts: Uint16Array.from(counts.values(), (count) => Math.min(count, 65535)),
     length: analyzed.length,

@@ -14,7 +14,9 @@ export type IndexRecord = { namespace: string; remove: string[]; put: PreparedCh
  * payload, the payload. The payload is a u32 header length, the header as
  * JSON (ids, texts, metadata, and the record's distinct terms once), then per
  * chunk its terms as u32 numbers into that list, their counts (u16), its
- * nonzero dimensions (u32) and values (f32), each block padded to 4 bytes.
+ * nonzero dimensions (u32) and values (f32), each block padded to 4 bytes. A
+ * dense chunk (`dense: true`) has no dimension numbers: its values are every
+ * dimension's, in order, at full float32 precision.
  * Vectors are binary: a JSON number costs about 10 bytes and a parse. Terms
  * are listed once per record so that loading hashes each distinct string
  * once, not once per chunk that has it.
@@ -32,6 +34,7 @@ const headerSchema = z.object({
     metadata: z.looseObject({ doc_id: z.string(), chunk_index: z.number() }),
     dimensions: z.number().int().min(0),
     nonzero: z.number().int().min(0),
+    dense: z.literal(true).optional(),
     terms: z.number().int().min(0),
     length: z.number().int().min(0),
   })),
@@ -53,14 +56,16 @@ export function encodeRecord(record: IndexRecord): Uint8Array {
       text: chunk.text,
       metadata: chunk.metadata,
       dimensions: chunk.dimensions,
-      nonzero: chunk.dims.length,
+      nonzero: chunk.values.length,
+      ...(chunk.dense ? { dense: true } : {}),
       terms: chunk.terms.length,
       length: chunk.length,
     })),
   }));
   let size = 4 + padded(header.length);
   for (const chunk of record.put) {
-    size += chunk.terms.length * 4 + padded(chunk.counts.length * 2) + chunk.dims.length * 8;
+    size += chunk.terms.length * 4 + padded(chunk.counts.length * 2) + chunk.dims.length * 4 +
+      chunk.values.length * 4;
   }
   const frame = new Uint8Array(FRAME_HEADER + size);
   const view = new DataView(frame.buffer);
@@ -138,20 +143,32 @@ function decodePayload(payload: Uint8Array): IndexRecord | undefined {
   let at = 0;
   const put: PreparedChunk[] = [];
   for (const chunk of header.put) {
-    const size = chunk.terms * 4 + padded(chunk.terms * 2) + chunk.nonzero * 8;
+    const dimNumbers = chunk.dense ? 0 : chunk.nonzero;
+    if (chunk.dense && chunk.nonzero !== chunk.dimensions) return undefined;
+    const size = chunk.terms * 4 + padded(chunk.terms * 2) + dimNumbers * 4 + chunk.nonzero * 4;
     if (at + size > binary.byteLength) return undefined;
     const termNumbers = new Uint32Array(binary, at, chunk.terms);
     at += chunk.terms * 4;
     for (const number of termNumbers) if (number >= dictionary.length) return undefined;
     const counts = new Uint16Array(binary, at, chunk.terms);
     at = padded(at + chunk.terms * 2);
-    const dims = new Uint32Array(binary, at, chunk.nonzero);
-    at += chunk.nonzero * 4;
+    const dims = new Uint32Array(binary, at, dimNumbers);
+    at += dimNumbers * 4;
     const values = new Float32Array(binary, at, chunk.nonzero);
     at += chunk.nonzero * 4;
     const { id, text, metadata, dimensions, length } = chunk;
     put.push(sharedTerms(
-      { id, text, metadata, dimensions, length, counts, dims, values },
+      {
+        id,
+        text,
+        metadata,
+        dimensions,
+        length,
+        counts,
+        dims,
+        values,
+        ...(chunk.dense ? { dense: true as const } : {}),
+      },
       { dictionary, numbers: termNumbers },
     ));
   }

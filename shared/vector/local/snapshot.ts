@@ -1,4 +1,5 @@
 import type { ChunkMetadata } from "../port.ts";
+import type { DenseVectors } from "./dense-vectors.ts";
 import type { TextColumn } from "./text-column.ts";
 
 /**
@@ -6,7 +7,8 @@ import type { TextColumn } from "./text-column.ts";
  * ones: what a checkpoint stores and a load maps straight back into postings,
  * with no per-entry work. Posting `t` of the terms is entries
  * `termOffsets[t]` to `termOffsets[t + 1]` of `termSlots`/`termCounts`;
- * likewise for the dimensions.
+ * likewise for the dimensions. A namespace in the dense layout has
+ * `vectors` instead, and no dimension postings.
  */
 export type NamespaceSnapshot = {
   dimensions: number;
@@ -21,6 +23,7 @@ export type NamespaceSnapshot = {
   dimOffsets: Uint32Array;
   dimSlots: Uint32Array;
   dimValues: Float32Array;
+  vectors?: DenseVectors;
 };
 
 /**
@@ -41,4 +44,6 @@ export type NamespaceView = {
   lengths: Uint32Array;
   terms: { term: string; slots: Uint32Array; counts: Uint16Array; length: number }[];
   dims: ({ slots: Uint32Array; values: Float32Array; length: number } | undefined)[];
+  /** The dense layout's vectors (rows below `slotCount` never change once written). */
+  vectors?: DenseVectors;
 };

@@ -26,6 +26,11 @@ export class TopK {
     return this.#heap.length;
   }
 
+  /** A score below this cannot be kept: the worst kept once full, -Infinity before. */
+  get floor(): number {
+    return this.#heap.length < this.#limit ? -Infinity : this.#heap[0]!.score;
+  }
+
   offer(item: Scored): void {
     if (this.#limit <= 0) return;
     const heap = this.#heap;

@@ -1,0 +1,117 @@
+import { createDotKernel, type DotKernel, PAGE_BYTES } from "./kernel/kernel.ts";
+
+/**
+ * One bit per dimension of each dense row (its first 1,024 dimensions):
+ * whether the row lies above the namespace's mean on that dimension. Real embeddings share a large common
+ * component, so signs are taken after subtracting the mean (estimated once,
+ * from the rows held when the codes start, and kept with them). The
+ * Hamming distance between two codes tracks the angle between the vectors:
+ * a search counts differing bits over every row (popcount, about six times
+ * faster than the int8 dot products), keeps the nearest few hundred, and
+ * rescores only those with their int8 rows. Codes stop at 1,024 dimensions:
+ * at 1M rows the count is bound by memory bandwidth, and the first 1,024 of
+ * 1,536 lose no recall once the int8 rows rescore (OpenAI's models put the
+ * most in the first dimensions, which is why `dimensions` can cut them).
+ * Codes are computed per row as it arrives, so the structure builds with
+ * ingest and needs no training.
+ */
+export const CODE_DIMENSIONS = 1024;
+
+export class BitCodes {
+  readonly mean: Float32Array;
+  readonly stride: number;
+  readonly #kernel: DotKernel;
+  #capacity: number;
+  #count = 0;
+  #histogram = new Uint32Array(0);
+
+  /** `mean`: the rows' mean over the dimensions coded (at most `CODE_DIMENSIONS`). */
+  constructor(mean: Float32Array, capacity = 1024) {
+    this.mean = mean.length > CODE_DIMENSIONS ? mean.slice(0, CODE_DIMENSIONS) : mean;
+    this.stride = Math.ceil(this.mean.length / 512) * 64;
+    this.#capacity = Math.max(64, capacity);
+    this.#kernel = createDotKernel(this.#capacity * this.stride + this.stride + 64);
+    this.#histogram = new Uint32Array(this.stride * 8 + 1);
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  get byteLength(): number {
+    return this.#kernel.memory.buffer.byteLength;
+  }
+
+  /** The code of `vector` (normalized) into slot `slot`. */
+  set(slot: number, vector: Float32Array): void {
+    this.#reserve(slot + 1);
+    this.#encode(vector, slot * this.stride);
+    this.#count = Math.max(this.#count, slot + 1);
+  }
+
+  /** Copies stored codes (a checkpoint's, `stride` bytes each) into slots from `slot` on. */
+  setCodes(slot: number, codes: Uint8Array): void {
+    const rows = codes.length / this.stride;
+    if (!Number.isInteger(rows)) throw new RangeError("bit codes: codes of bad size");
+    this.#reserve(slot + rows);
+    new Uint8Array(this.#kernel.memory.buffer, slot * this.stride, codes.length).set(codes);
+    this.#count = Math.max(this.#count, slot + rows);
+  }
+
+  /** Codes `from .. to - 1` as they sit in memory (a fresh view: valid until the next write). */
+  codes(from: number, to: number): Uint8Array {
+    return new Uint8Array(
+      this.#kernel.memory.buffer,
+      from * this.stride,
+      (to - from) * this.stride,
+    );
+  }
+
+  /**
+   * The slots below `count` nearest `query` by Hamming distance: at least
+   * `wanted` of them (all ties at the cut are kept), in slot order. A fresh
+   * view, valid until the next call.
+   */
+  nearest(query: Float32Array, count: number, wanted: number): Uint32Array {
+    const queryAt = this.#capacity * this.stride;
+    const outAt = queryAt + this.stride;
+    const picksAt = outAt + count * 4;
+    this.#ensureBytes(picksAt + count * 4);
+    new Uint8Array(this.#kernel.memory.buffer, queryAt, this.stride).fill(0);
+    this.#encode(query, queryAt);
+    this.#kernel.hamming(0, this.stride, count, queryAt, outAt);
+    const distances = new Int32Array(this.#kernel.memory.buffer, outAt, count);
+    // Distances are small integers: a histogram finds the cut without sorting.
+    const histogram = this.#histogram.fill(0);
+    for (let i = 0; i < count; i++) histogram[distances[i]!]!++;
+    let cut = 0;
+    for (let seen = 0; cut < histogram.length; cut++) {
+      seen += histogram[cut]!;
+      if (seen >= wanted) break;
+    }
+    const picks = new Uint32Array(this.#kernel.memory.buffer, picksAt, count);
+    let picked = 0;
+    for (let i = 0; i < count; i++) if (distances[i]! <= cut) picks[picked++] = i;
+    return picks.subarray(0, picked);
+  }
+
+  #encode(vector: Float32Array, at: number): void {
+    const bytes = new Uint8Array(this.#kernel.memory.buffer, at, this.stride);
+    bytes.fill(0);
+    for (let d = 0; d < this.mean.length; d++) {
+      if (vector[d]! > this.mean[d]!) bytes[d >> 3] = bytes[d >> 3]! | (1 << (d & 7));
+    }
+  }
+
+  #reserve(rows: number): void {
+    if (rows <= this.#capacity) return;
+    this.#capacity = Math.max(rows, Math.ceil(this.#capacity * 1.5));
+    this.#ensureBytes(this.#capacity * this.stride + this.stride + 64);
+  }
+
+  #ensureBytes(bytes: number): void {
+    const memory = this.#kernel.memory;
+    const missing = bytes - memory.buffer.byteLength;
+    if (missing > 0) memory.grow(Math.ceil(missing / PAGE_BYTES));
+  }
+}

@@ -1,0 +1,144 @@
+import { createDotKernel, type DotKernel, PAGE_BYTES } from "./kernel/kernel.ts";
+
+/** The int16 query's range: 15 bits, so 1,536 products of ±127 × ±16383 fit an int32 (with room). */
+const QUERY_MAX = 16383;
+
+/**
+ * A namespace's dense vectors, row by row: each L2-normalized vector
+ * quantized to int8 with a scale of its own (`max |v| / 127`), in one
+ * contiguous block of the dot kernel's memory, rows `stride` bytes apart
+ * (the width rounded up to 32, zero-padded). A 1,536-d chunk costs 1,540
+ * bytes instead of 8 per dimension as postings. A query is quantized to
+ * int16 (finer than the rows, so the rows' rounding is the only error that
+ * matters: measured recall@10 against exact float search is in
+ * BENCHMARKS.md). Slots are the namespace's; a slot's row never changes once
+ * written, which is what lets a checkpoint read rows while writes go on.
+ *
+ * @example
+ * const rows = new DenseRows(1536);
+ * rows.set(0, normalizedVector);
+ * rows.scoreRange(query, 0, 1); // approximate cosine of row 0
+ */
+export class DenseRows {
+  readonly dimensions: number;
+  readonly stride: number;
+  readonly #kernel: DotKernel;
+  #capacity: number;
+  #scales: Float32Array;
+  /** Rows written: slots `0 .. count - 1`. */
+  #count = 0;
+
+  constructor(dimensions: number, capacity = 64) {
+    this.dimensions = dimensions;
+    this.stride = Math.ceil(dimensions / 32) * 32;
+    this.#capacity = Math.max(1, capacity);
+    this.#kernel = createDotKernel(this.#capacity * this.stride + this.stride * 2 + 64);
+    this.#scales = new Float32Array(this.#capacity);
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Bytes held: the rows' memory and their scales. */
+  get byteLength(): number {
+    return this.#kernel.memory.buffer.byteLength + this.#scales.byteLength;
+  }
+
+  /** Quantizes a normalized vector into slot `slot` (at or past every slot written so far). */
+  set(slot: number, vector: Float32Array): void {
+    this.#reserve(slot + 1);
+    let max = 0;
+    for (let d = 0; d < vector.length; d++) max = Math.max(max, Math.abs(vector[d]!));
+    const scale = max / 127 || 1;
+    const row = new Int8Array(this.#kernel.memory.buffer, slot * this.stride, this.stride);
+    for (let d = 0; d < vector.length; d++) row[d] = Math.round(vector[d]! / scale);
+    this.#scales[slot] = scale;
+    this.#count = Math.max(this.#count, slot + 1);
+  }
+
+  /** Copies rows already quantized (a checkpoint's bytes, `stride` apart) into slots from `slot` on. */
+  setCodes(slot: number, codes: Int8Array, scales: Float32Array): void {
+    const rows = scales.length;
+    if (codes.length !== rows * this.stride) throw new RangeError("dense rows: codes of bad size");
+    this.#reserve(slot + rows);
+    new Int8Array(this.#kernel.memory.buffer, slot * this.stride, codes.length).set(codes);
+    this.#scales.set(scales, slot);
+    this.#count = Math.max(this.#count, slot + rows);
+  }
+
+  /** Rows `from .. to - 1` as they sit in memory (a fresh view: valid until the next write). */
+  codes(from: number, to: number): Int8Array {
+    return new Int8Array(this.#kernel.memory.buffer, from * this.stride, (to - from) * this.stride);
+  }
+
+  scale(slot: number): number {
+    return this.#scales[slot]!;
+  }
+
+  /** The row at `slot` dequantized (k-means accumulates these). */
+  vector(slot: number, into = new Float32Array(this.dimensions)): Float32Array {
+    const row = new Int8Array(this.#kernel.memory.buffer, slot * this.stride, this.dimensions);
+    const scale = this.#scales[slot]!;
+    for (let d = 0; d < this.dimensions; d++) into[d] = row[d]! * scale;
+    return into;
+  }
+
+  /** Approximate cosines of `query` (normalized) with rows `from .. to - 1`. */
+  scoreRange(query: Float32Array, from: number, to: number): Float32Array {
+    const count = Math.max(0, to - from);
+    const { queryAt, outAt, queryScale } = this.#prepare(query, count);
+    this.#kernel.scan(from * this.stride, this.stride, count, queryAt, outAt);
+    return this.#rescale(outAt, count, queryScale, (i) => from + i);
+  }
+
+  /** Approximate cosines of `query` with the rows at `slots[0 .. count - 1]`. */
+  scoreSlots(query: Float32Array, slots: Uint32Array, count: number): Float32Array {
+    const { queryAt, outAt, slotsAt, queryScale } = this.#prepare(query, count);
+    new Uint32Array(this.#kernel.memory.buffer, slotsAt, count).set(slots.subarray(0, count));
+    this.#kernel.gather(0, this.stride, slotsAt, count, queryAt, outAt);
+    return this.#rescale(outAt, count, queryScale, (i) => slots[i]!);
+  }
+
+  /** Query and results go in scratch space past the rows; returns where. */
+  #prepare(query: Float32Array, count: number) {
+    if (query.length !== this.dimensions) {
+      throw new RangeError(`dense rows: a ${query.length}-d query for ${this.dimensions}-d rows`);
+    }
+    const queryAt = this.#capacity * this.stride;
+    const slotsAt = queryAt + this.stride * 2;
+    const outAt = slotsAt + count * 4;
+    this.#ensureBytes(outAt + count * 4);
+    let max = 0;
+    for (let d = 0; d < query.length; d++) max = Math.max(max, Math.abs(query[d]!));
+    const queryScale = max > 0 ? QUERY_MAX / max : 1;
+    const values = new Int16Array(this.#kernel.memory.buffer, queryAt, this.stride);
+    values.fill(0);
+    for (let d = 0; d < query.length; d++) values[d] = Math.round(query[d]! * queryScale);
+    return { queryAt, outAt, slotsAt, queryScale };
+  }
+
+  #rescale(outAt: number, count: number, queryScale: number, slotOf: (i: number) => number) {
+    const dots = new Int32Array(this.#kernel.memory.buffer, outAt, count);
+    const scores = new Float32Array(count);
+    for (let i = 0; i < count; i++) scores[i] = (dots[i]! * this.#scales[slotOf(i)]!) / queryScale;
+    return scores;
+  }
+
+  /** Room for `rows` rows: capacity grows by half again (at 1M rows, doubling wastes 1.5 GB). */
+  #reserve(rows: number): void {
+    if (rows <= this.#capacity) return;
+    const capacity = Math.max(rows, Math.ceil(this.#capacity * 1.5), 64);
+    this.#ensureBytes(capacity * this.stride + this.stride * 2 + 64);
+    const scales = new Float32Array(capacity);
+    scales.set(this.#scales);
+    this.#scales = scales;
+    this.#capacity = capacity;
+  }
+
+  #ensureBytes(bytes: number): void {
+    const memory = this.#kernel.memory;
+    const missing = bytes - memory.buffer.byteLength;
+    if (missing > 0) memory.grow(Math.ceil(missing / PAGE_BYTES));
+  }
+}
