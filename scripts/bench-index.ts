@@ -53,7 +53,7 @@ export async function startServer(
     stderr: "inherit",
   }).spawn();
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       const response = await fetch(`${url}/healthz`);
@@ -73,12 +73,12 @@ export async function startServer(
   };
 }
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function post(url: string, path: string, body: unknown): Promise<unknown> {
+export async function post(url: string, path: string, body: unknown): Promise<unknown> {
   const response = await fetch(`${url}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -90,12 +90,13 @@ async function post(url: string, path: string, body: unknown): Promise<unknown> 
   return json;
 }
 
-const quantile = (values: number[], q: number) =>
+export const quantile = (values: number[], q: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+export const mean = (values: number[]) =>
+  values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /** Documents of about 250 words cut from the corpus at random: one chunk each. */
-function makeDocuments(words: string[], seed: number) {
+export function makeDocuments(words: string[], seed: number) {
   const random = mulberry32(seed);
   let next = 0;
   return (count: number) =>
@@ -110,7 +111,7 @@ function makeDocuments(words: string[], seed: number) {
     });
 }
 
-async function timed<T>(work: () => Promise<T>): Promise<number> {
+export async function timed<T>(work: () => Promise<T>): Promise<number> {
   const started = performance.now();
   await work();
   return performance.now() - started;

@@ -4,14 +4,17 @@
  * retrieval quality on ARAGOG against a plain BM25 baseline. Writes
  * `BENCHMARKS.md` (for people) and `bench.json` (for the CI regression check).
  *
- *   deno task bench                         # 1k, 10k, 50k and 100k chunks
+ *   deno task bench                         # 1k, 10k, 50k and 100k chunks; dense 10k, 100k, 1M
  *   deno task bench --sizes 1000,10000      # fewer (and --peer-sizes 1000 for the peer)
+ *   deno task bench --dense-sizes 10000     # dense rows (--dense-width 512 for narrower vectors)
  *   deno task bench --out /tmp/bench        # somewhere else than the project root
+ *   deno task bench --render                # BENCHMARKS.md again from bench.json
  */
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
 import { benchIndex, type SizeReport } from "./bench-index.ts";
 import { benchPeers, type PeerRow } from "./bench-peer.ts";
+import { benchDense, type DensePeerRow, type DenseSizeReport } from "./bench-dense.ts";
 import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
@@ -35,12 +38,23 @@ export type BenchReport = {
   date: string;
   machine: { cores: number; deno: string };
   index: SizeReport[];
+  dense: DenseSizeReport[];
+  dense_peers: DensePeerRow[];
   peers: PeerRow[];
   retrieval: ModeScore[];
   pipeline: PipelineRow[];
   load: LoadRow[];
   workers: WorkerSize[];
 };
+
+async function denseRows(): Promise<Pick<BenchReport, "dense" | "dense_peers">> {
+  const sizes = (flag("dense-sizes") ?? "10000,100000,1000000").split(",").filter(Boolean)
+    .map(Number);
+  if (sizes.length === 0) return { dense: [], dense_peers: [] };
+  const width = flag("dense-width");
+  const { index, peers } = await benchDense(sizes, DATASET, width ? { width: Number(width) } : {});
+  return { dense: index, dense_peers: peers };
+}
 
 async function aragogQuality(): Promise<ModeScore[]> {
   const env = { DEMO_CORPUS: "false" };
@@ -89,6 +103,33 @@ export function renderMarkdown(report: BenchReport): string {
       row.cpu_ms_per_request.toFixed(2)
     } ms | ${ms(row.p50_ms)} ms |`
   );
+  const hashedHybrid = (chunks: number) =>
+    report.index.find((size) => Math.abs(size.chunks - chunks) / chunks < 0.05)?.search_ms.hybrid
+      .p50;
+  const denseRows = (report.dense ?? []).map((size) => {
+    const hashed = hashedHybrid(size.chunks);
+    return `| ${size.chunks.toLocaleString("en")} | ${size.width} | ${
+      Math.round(size.ingest_chunks_per_second)
+    } | ${size.ingest_last_over_first_tenth.toFixed(2)} | ${
+      (["dense", "hybrid"] as const).map((mode) =>
+        `${ms(size.search_ms[mode].p50)} / ${ms(size.search_ms[mode].p95)}`
+      ).join(" | ")
+    } | ${hashed ? `×${(size.search_ms.hybrid.p50 / hashed).toFixed(2)}` : "—"} | ${
+      size.recall_at_10.toFixed(3)
+    } | ${Math.round(size.rss_mb)} MB | ${size.storage_mb.toFixed(0)} MB | ${
+      ms(size.restart_first_search_ms)
+    } ms |`;
+  });
+  const densePeerRows = (report.dense_peers ?? []).map((row) => {
+    const sift = (report.dense_peers ?? []).find((other) =>
+      other.engine === "sift" && other.chunks === row.chunks
+    );
+    return `| ${row.engine} | ${row.chunks.toLocaleString("en")} | ${
+      row.insert_per_second === null ? "—" : Math.round(row.insert_per_second)
+    } | ${ms(row.dense_p50_ms)} ms | ${
+      sift ? `×${(row.dense_p50_ms / sift.dense_p50_ms).toFixed(2)}` : "—"
+    } | ${row.recall_at_10.toFixed(3)} | ${Math.round(row.memory_mb)} MB |`;
+  });
   const workerRows = report.workers.map((worker) =>
     `| ${worker.name} | ${
       worker.gzip_kib === null ? "failed" : `${worker.gzip_kib.toFixed(1)} KiB`
@@ -114,6 +155,33 @@ one-chunk documents cut from the ARAGOG papers, the offline model's hashed embed
 | chunks | ingest chunks/s | steady | one document | dense ms | sparse ms | hybrid ms | held up | RSS | on disk | restart |
 |---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
+
+## The embedded index on a real model's vectors
+
+The same server and path, with \`LLM_BASE_URL\` pointing at an OpenAI-compatible embeddings server
+inside the bench that returns deterministic 1,536-wide unit vectors clustered like a real model's
+(every dimension nonzero; \`scripts/dense-embeddings.ts\`), so ingest goes through the openai client
+as with a real provider. Dense namespaces keep int8 rows, their int8 residuals and, past 8,192 rows,
+a bit code per row (\`shared/vector/local/dense-vectors.ts\`).
+
+- **× hashed**: hybrid p50 over the hashed-vector row of the same size in this run.
+- **recall@10**: dense top 10 against an exact float32 search over the same vectors (40 queries).
+- **restart**: stop the server, start it, answer a first hybrid search.
+
+| chunks | width | ingest chunks/s | steady | dense ms | hybrid ms | × hashed | recall@10 | RSS | on disk | restart |
+|---|---|---|---|---|---|---|---|---|---|---|
+${denseRows.join("\n")}
+
+The same vectors beside a peer, in the bench's process: **usearch** 2.26 (native HNSW, float16,
+connectivity 16, expansion 128 on add and 64 on search, added with 2 threads, searched with 1)
+and a plain **exact scan** (usearch's \`exactSearch\`, float32, native SIMD, all cores), which is
+also the recall's ground truth. sift's time is through the server (HTTP, JSON, the query's
+embedding from the cache); the peers' are in-process calls. **× sift**: p50 over sift's. Memory:
+sift's server RSS, usearch's saved index, the float32 vectors the exact scan reads.
+
+| engine | chunks | inserts/s | dense p50 | × sift | recall@10 | memory |
+|---|---|---|---|---|---|---|
+${densePeerRows.join("\n")}
 
 ## Beside a peer engine
 
@@ -168,13 +236,18 @@ ${workerRows.join("\n")}
 `;
 }
 
-if (import.meta.main) {
+if (import.meta.main && Deno.args.includes("--render")) {
+  const out = flag("out") ?? new URL("../", import.meta.url).pathname;
+  const report = JSON.parse(await Deno.readTextFile(`${out}/bench.json`)) as BenchReport;
+  await Deno.writeTextFile(`${out}/BENCHMARKS.md`, renderMarkdown(report));
+} else if (import.meta.main) {
   const sizes = (flag("sizes") ?? "1000,10000,50000,100000").split(",").map(Number);
   const out = flag("out") ?? new URL("../", import.meta.url).pathname;
   const report: BenchReport = {
     date: new Date().toISOString().slice(0, 10),
     machine: { cores: navigator.hardwareConcurrency, deno: Deno.version.deno },
     index: await benchIndex(sizes, DATASET),
+    ...await denseRows(),
     peers: await benchPeers(
       (flag("peer-sizes") ?? "1000,10000,50000").split(",").filter(Boolean).map(Number),
     ),
@@ -184,6 +257,7 @@ if (import.meta.main) {
     workers: await workerSizes(),
   };
   await Deno.writeTextFile(`${out}/bench.json`, JSON.stringify(report, null, 2) + "\n");
+  console.error("bench.json written");
   await Deno.writeTextFile(`${out}/BENCHMARKS.md`, renderMarkdown(report));
   console.log(renderMarkdown(report));
 }

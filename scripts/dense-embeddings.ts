@@ -81,8 +81,10 @@ export function shortened(vector: Float32Array, dimensions: number): Float32Arra
 export type DenseEmbeddingsServer = { url: string; requests: number; stop(): Promise<void> };
 
 /** An OpenAI-compatible `POST /v1/embeddings` on a loopback port, serving `denseEmbedder`. */
-export function serveDenseEmbeddings(options: { dimensions?: number } = {}): DenseEmbeddingsServer {
-  const embed = denseEmbedder(options.dimensions ?? DENSE_WIDTH);
+export function serveDenseEmbeddings(
+  options: { dimensions?: number; embed?: (text: string) => Float32Array } = {},
+): DenseEmbeddingsServer {
+  const embed = options.embed ?? denseEmbedder(options.dimensions ?? DENSE_WIDTH);
   const state = { requests: 0 };
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },

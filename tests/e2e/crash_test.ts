@@ -4,9 +4,12 @@
  * killed with SIGKILL at a random moment, 20 times. After each restart every
  * document is there, whole, at the last version acknowledged or the one in
  * flight, never a mix of two, and no temporary file is left. The log is
- * rewritten every few ingests, so some kills land inside a rewrite.
+ * rewritten every few ingests, so some kills land inside a rewrite. Run twice:
+ * with the offline model's hashed vectors (postings), and with 1,536-d dense
+ * vectors from an OpenAI-compatible server (int8 rows in the log and checkpoints).
  */
 import assert from "node:assert/strict";
+import { serveDenseEmbeddings } from "../../scripts/dense-embeddings.ts";
 import { readCheckpoint } from "../../shared/vector/local/checkpoint.ts";
 import { mulberry32 } from "../../shared/random.ts";
 import { type RunningService, startService } from "./service.ts";
@@ -42,10 +45,14 @@ async function post(service: RunningService, path: string, body: unknown): Promi
 }
 
 /** The versions of a document's chunks, as the index returns them. */
-async function versionsOf(service: RunningService, d: number): Promise<number[]> {
+async function versionsOf(
+  service: RunningService,
+  d: number,
+  mode: "sparse" | "dense" = "sparse",
+): Promise<number[]> {
   const response = await post(service, "/v1/search", {
     query: `doc${d}`,
-    mode: "sparse",
+    mode,
     top_k: 100,
     filter: { doc_id: `d${d}` },
   });
@@ -55,6 +62,23 @@ async function versionsOf(service: RunningService, d: number): Promise<number[]>
 }
 
 Deno.test("a server killed at random points of repeated re-ingests loses nothing acknowledged", async () => {
+  await killedAtRandom(ENV, "sparse");
+});
+
+Deno.test("killed at random points of re-ingests of dense 1,536-d documents, it loses nothing acknowledged", async () => {
+  const embeddings = serveDenseEmbeddings({ dimensions: 1536 });
+  try {
+    await killedAtRandom(
+      { ...ENV, LLM_BASE_URL: `${embeddings.url}/v1`, LLM_API_KEY: "test" },
+      "dense",
+    );
+  } finally {
+    await embeddings.stop();
+  }
+});
+
+/** The trials, checking each document's chunks through `mode` search after every restart. */
+async function killedAtRandom(env: Record<string, string>, mode: "sparse" | "dense") {
   const dataDir = await Deno.makeTempDir({ prefix: "sift-crash-" });
   const random = mulberry32(7);
   const acknowledged = new Map<number, number>(); // document -> last version acknowledged
@@ -64,7 +88,7 @@ Deno.test("a server killed at random points of repeated re-ingests loses nothing
   let checkpoints = 0;
   try {
     for (let trial = 0; trial < TRIALS; trial++) {
-      service = await startService({ ...ENV, SIFT_DATA_DIR: dataDir });
+      service = await startService({ ...env, SIFT_DATA_DIR: dataDir });
       const running = service;
       // Writes in a loop until the kill; each acknowledged one is recorded.
       let stop = false;
@@ -90,9 +114,9 @@ Deno.test("a server killed at random points of repeated re-ingests loses nothing
       await running.crash();
       await writer;
 
-      service = await startService({ ...ENV, SIFT_DATA_DIR: dataDir });
+      service = await startService({ ...env, SIFT_DATA_DIR: dataDir });
       for (let d = 0; d < DOCUMENTS; d++) {
-        const versions = await versionsOf(service, d);
+        const versions = await versionsOf(service, d, mode);
         const last = acknowledged.get(d);
         if (last === undefined && versions.length === 0) continue; // never acknowledged
         assert.ok(versions.length > 0, `trial ${trial}: document d${d} is gone`);
@@ -135,4 +159,4 @@ Deno.test("a server killed at random points of repeated re-ingests loses nothing
     await service?.close();
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }
-});
+}

@@ -11,7 +11,7 @@ import { decodeRecords } from "../../shared/vector/local/record.ts";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
 import { memoryIndexLog } from "../helpers/memory_index_log.ts";
 
-const WIDTH = 256;
+const WIDTH = 1024;
 const embed = denseEmbedder(WIDTH);
 const NS = { namespace: "dense" };
 

@@ -14,7 +14,7 @@ import { TextColumn } from "./text-column.ts";
  * small, so writing one never copies the index and no JSON string grows with
  * it; last an "end" frame. A checkpoint without its end frame is not one. A
  * namespace in the dense layout has "rows" frames instead of "dims": its
- * int8 rows, their scales and bit codes, as they sit in memory, so a load
+ * int8 rows, their residuals' and their bit codes, as they sit in memory, so a load
  * copies bytes and parses nothing (the bit codes' mean is in its namespace
  * frame).
  */
@@ -38,7 +38,7 @@ type NamespaceHeader = {
 };
 type TermsHeader = { kind: "terms"; namespace: string; terms: string; entries: number };
 type DimsHeader = { kind: "dims"; namespace: string; from: number; count: number; entries: number };
-/** A batch of dense rows: int8 codes (`stride` bytes each), scales, and bit codes if any. */
+/** A batch of dense rows: int8 codes (`stride` bytes each) and scales, the same for their residuals, and bit codes if any. */
 type RowsHeader = {
   kind: "rows";
   namespace: string;
@@ -156,21 +156,25 @@ export function* checkpointFrames(
 
 /** The live rows in frames of `ROWS_PER_FRAME`, copied from the vectors' memory. */
 function* rowsFrames(namespace: string, vectors: DenseVectors, live: number[]) {
-  const { rows, bits } = vectors;
+  const { rows, residuals, bits } = vectors;
   const codeStride = bits?.stride ?? 0;
   for (let from = 0; from < live.length; from += ROWS_PER_FRAME) {
     const slots = live.slice(from, from + ROWS_PER_FRAME);
     const codes = new Int8Array(slots.length * rows.stride);
     const scales = new Float32Array(slots.length);
+    const residualCodes = new Int8Array(slots.length * rows.stride);
+    const residualScales = new Float32Array(slots.length);
     const bitCodes = new Uint8Array(slots.length * codeStride);
     slots.forEach((slot, i) => {
       codes.set(rows.codes(slot, slot + 1), i * rows.stride);
       scales[i] = rows.scale(slot);
+      residualCodes.set(residuals.codes(slot, slot + 1), i * rows.stride);
+      residualScales[i] = residuals.scale(slot);
       if (bits) bitCodes.set(bits.codes(slot, slot + 1), i * codeStride);
     });
     yield frame(
       { kind: "rows", namespace, count: slots.length, stride: rows.stride, codeStride },
-      [codes, scales, bitCodes],
+      [codes, scales, residualCodes, residualScales, bitCodes],
     );
   }
 }
@@ -314,8 +318,11 @@ export function readCheckpoint(
       ) throw damaged(`rows of ${header.namespace} do not fit its layout`);
       const codes = take(Int8Array, header.count * header.stride);
       const scales = take(Float32Array, header.count);
+      const residualCodes = take(Int8Array, header.count * header.stride);
+      const residualScales = take(Float32Array, header.count);
       const bitCodes = take(Uint8Array, header.count * header.codeStride);
       vectors.rows.setCodes(snapshot.rowAt, codes, scales);
+      vectors.residuals.setCodes(snapshot.rowAt, residualCodes, residualScales);
       vectors.bits?.setCodes(snapshot.rowAt, bitCodes);
       snapshot.rowAt += header.count;
     } else if (header.kind === "dims") {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { mulberry32 } from "../../random.ts";
 import { BitCodes } from "./bit-codes.ts";
+import { CODES_FROM_ROWS, DenseVectors } from "./dense-vectors.ts";
 import { DenseRows } from "./dense-rows.ts";
 import { createDotKernel, dotKernelName, JsDotKernel } from "./kernel/kernel.ts";
 
@@ -76,4 +77,30 @@ Deno.test("bit codes pick at least the wanted rows, and always the row a query e
     assert.ok(picked.includes(slot));
   }
   assert.equal(codes.nearest(vectors[0]!, vectors.length, 1000).length, 500);
+});
+
+Deno.test("past CODES_FROM_ROWS the search goes through bit codes and finds what scoring every row finds", () => {
+  const random = mulberry32(5);
+  const width = 1024;
+  const topics = Array.from({ length: 50 }, () => unitVector(random, width));
+  const vectors = new DenseVectors(width);
+  const count = CODES_FROM_ROWS + 2000;
+  for (let slot = 0; slot < count; slot++) {
+    const topic = topics[slot % topics.length]!;
+    const noise = unitVector(random, width);
+    const vector = topic.map((value, d) => value + 0.8 * noise[d]!);
+    const norm = Math.hypot(...vector);
+    vectors.set(slot, vector.map((value) => value / norm));
+  }
+  assert.ok(vectors.bits, "bit codes started");
+  const everyRow = () => true;
+  let same = 0;
+  for (let q = 0; q < 10; q++) {
+    const query = topics[q]!;
+    const found = vectors.search(query, count, 10, everyRow).map((hit) => hit.slot);
+    // Asking for every row takes the exact path: every row scored, the best refined.
+    const exact = vectors.search(query, count, count, everyRow).slice(0, 10).map((hit) => hit.slot);
+    same += found.filter((slot) => exact.includes(slot)).length;
+  }
+  assert.ok(same >= 95, `${same} of 100`);
 });

@@ -451,32 +451,19 @@ export class NamespaceIndex {
     return kept;
   }
 
-  /**
-   * Dense retrieval in the rows layout: the candidates the bit codes pick,
-   * rescored; should dead or filtered-out slots leave fewer than `limit`,
-   * every row is scored instead, so a filter never costs results.
-   */
+  /** Dense retrieval in the rows layout: live slots the filter lets through, nearest first. */
   #denseRows(
     vectors: DenseVectors,
     query: Float32Array,
     limit: number,
     filter: MetadataFilter | undefined,
   ): Scored[] {
-    const slotCount = this.#ids.length;
-    for (const exact of [false, true]) {
-      const { slots, scores } = vectors.score(query, slotCount, limit, exact);
-      const top = new TopK(limit);
-      for (let i = 0; i < scores.length; i++) {
-        const score = scores[i]!;
-        if (score < top.floor) continue;
-        const slot = slots ? slots[i]! : i;
-        if (this.#alive[slot] && this.#accepts(slot, filter)) {
-          top.offer({ id: this.#ids[slot]!, score });
-        }
-      }
-      if (top.size >= Math.min(limit, this.#live) || !slots) return top.sorted();
+    const accept = (slot: number) => this.#alive[slot] === 1 && this.#accepts(slot, filter);
+    const top = new TopK(limit);
+    for (const { slot, score } of vectors.search(query, this.#ids.length, limit, accept)) {
+      top.offer({ id: this.#ids[slot]!, score });
     }
-    return [];
+    return top.sorted();
   }
 
   /** Okapi BM25 over the analyzed terms; only chunks sharing a term with the query. */

@@ -1,22 +1,22 @@
 /**
- * The chunks' texts, one per slot. Texts loaded from a checkpoint stay as
- * the UTF-8 bytes they were stored as, one buffer for all of them, and are
- * decoded only when a search returns them: BM25 works from stored term
- * counts, so a load never needs the strings. (Parsing 100k texts as JSON was
- * a third of a restart.) Texts added since are kept as strings.
+ * The chunks' texts, one per slot, as UTF-8 bytes in one growing buffer
+ * (text `i` is `offsets[i]` to `offsets[i + 1]`), decoded only when a search
+ * returns them: BM25 works from stored term counts, so neither a load nor a
+ * search needs the strings. (Parsing 100k texts as JSON was a third of a
+ * restart; kept as strings, a million chunks' texts outgrew the 1 GiB heap
+ * the server runs with, where bytes live outside it.) A checkpoint's texts
+ * come in as they were stored; new ones are appended, and bytes written are
+ * never changed, so a checkpoint can read them while writes go on.
  */
 export class TextColumn {
-  /** Slots `0 .. stored - 1` live in `bytes` (text `i` is `offsets[i]` to `offsets[i + 1]`). */
-  readonly #bytes: Uint8Array;
-  readonly #offsets: Uint32Array;
-  readonly #stored: number;
-  /** Slots from `stored` on. */
-  readonly #strings: string[] = [];
+  #bytes: Uint8Array;
+  #offsets: Uint32Array;
+  #count: number;
 
   constructor(stored?: { bytes: Uint8Array; offsets: Uint32Array }) {
     this.#bytes = stored?.bytes ?? new Uint8Array(0);
     this.#offsets = stored?.offsets ?? new Uint32Array(1);
-    this.#stored = this.#offsets.length - 1;
+    this.#count = this.#offsets.length - 1;
   }
 
   /** A column of strings (tests, and checkpoints that stored texts as JSON). */
@@ -27,28 +27,32 @@ export class TextColumn {
   }
 
   get length(): number {
-    return this.#stored + this.#strings.length;
+    return this.#count;
   }
 
   get(slot: number): string {
-    if (slot >= this.#stored) return this.#strings[slot - this.#stored] ?? "";
-    return decoder.decode(this.#bytes.subarray(this.#offsets[slot]!, this.#offsets[slot + 1]!));
+    return decoder.decode(this.bytes(slot));
   }
 
-  /** The text's UTF-8 bytes: stored ones without decoding them (what a checkpoint writes). */
+  /** The text's UTF-8 bytes, as stored (what a checkpoint writes). */
   bytes(slot: number): Uint8Array {
-    if (slot >= this.#stored) return encoder.encode(this.#strings[slot - this.#stored] ?? "");
+    if (slot >= this.#count) return new Uint8Array(0);
     return this.#bytes.subarray(this.#offsets[slot]!, this.#offsets[slot + 1]!);
   }
 
   push(text: string): void {
-    this.#strings.push(text);
+    const end = this.#offsets[this.#count]!;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    this.#reserve(end + text.length * 3, this.#count + 2);
+    const { written } = encoder.encodeInto(text, this.#bytes.subarray(end));
+    this.#offsets[++this.#count] = end + written;
   }
 
-  /** Lets a dead slot's string go (a stored one costs nothing extra until the next rebuild). */
-  drop(slot: number): void {
-    if (slot >= this.#stored) this.#strings[slot - this.#stored] = "";
-  }
+  /**
+   * A dead slot's text: it stays until the next rebuild (a dead slot is never
+   * read, and the buffer is append-only so that checkpoints can read it).
+   */
+  drop(_slot: number): void {}
 
   /** The texts of `slots`, in order, as one new column of bytes. */
   pick(slots: readonly number[]): TextColumn {
@@ -63,6 +67,20 @@ export class TextColumn {
     const bytes = new Uint8Array(offsets[parts.length]!);
     parts.forEach((part, i) => bytes.set(part, offsets[i]!));
     return { bytes, offsets };
+  }
+
+  /** Grows by half again at least: appending stays amortized O(1). */
+  #reserve(bytes: number, offsets: number): void {
+    if (bytes > this.#bytes.length) {
+      const grown = new Uint8Array(Math.max(bytes, Math.ceil(this.#bytes.length * 1.5), 4096));
+      grown.set(this.#bytes.subarray(0, this.#offsets[this.#count]!));
+      this.#bytes = grown;
+    }
+    if (offsets > this.#offsets.length) {
+      const grown = new Uint32Array(Math.max(offsets, Math.ceil(this.#offsets.length * 1.5), 64));
+      grown.set(this.#offsets.subarray(0, this.#count + 1));
+      this.#offsets = grown;
+    }
   }
 }
 
