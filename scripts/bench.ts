@@ -9,12 +9,14 @@
  *   deno task bench --dense-sizes 10000     # dense rows (--dense-width 512 for narrower vectors)
  *   deno task bench --out /tmp/bench        # somewhere else than the project root
  *   deno task bench --render                # BENCHMARKS.md again from bench.json
+ *   deno task bench --only widths,state     # some sections again, into the bench.json there
  */
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
 import { benchIndex, type SizeReport } from "./bench-index.ts";
 import { benchPeers, type PeerRow } from "./bench-peer.ts";
 import { benchDense, type DensePeerRow, type DenseSizeReport } from "./bench-dense.ts";
+import type { StateCapacity } from "./bench-state-capacity.ts";
 import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
@@ -40,6 +42,8 @@ export type BenchReport = {
   index: SizeReport[];
   dense: DenseSizeReport[];
   dense_peers: DensePeerRow[];
+  /** Dense search per `EMBEDDING_DIMENSIONS`, and what the Durable Object holds at that width. */
+  dense_widths: (DenseSizeReport & { state: StateCapacity })[];
   peers: PeerRow[];
   retrieval: ModeScore[];
   pipeline: PipelineRow[];
@@ -54,6 +58,34 @@ async function denseRows(): Promise<Pick<BenchReport, "dense" | "dense_peers">> 
   const width = flag("dense-width");
   const { index, peers } = await benchDense(sizes, DATASET, width ? { width: Number(width) } : {});
   return { dense: index, dense_peers: peers };
+}
+
+const WIDTHS = [256, 512, 1024, 1536];
+
+/** The same dense path at 20k chunks per width, and the Durable Object's capacity per width. */
+async function widthRows(): Promise<BenchReport["dense_widths"]> {
+  const rows: BenchReport["dense_widths"] = [];
+  for (const width of WIDTHS) {
+    const { index: [row] } = await benchDense([20_000], DATASET, { width, peers: false });
+    rows.push({ ...row!, state: await stateCapacity(width) });
+  }
+  return rows;
+}
+
+/** In a process of its own: the measurement needs `gc()` and a heap nothing else has touched. */
+async function stateCapacity(width: number): Promise<StateCapacity> {
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--v8-flags=--expose-gc",
+      new URL("./bench-state-capacity.ts", import.meta.url).pathname,
+      String(width),
+    ],
+    stderr: "inherit",
+  }).output();
+  if (!success) throw new Error("bench-state-capacity failed");
+  return JSON.parse(new TextDecoder().decode(stdout));
 }
 
 async function aragogQuality(): Promise<ModeScore[]> {
@@ -130,6 +162,15 @@ export function renderMarkdown(report: BenchReport): string {
       sift ? `×${(row.dense_p50_ms / sift.dense_p50_ms).toFixed(2)}` : "—"
     } | ${row.recall_at_10.toFixed(3)} | ${Math.round(row.memory_mb)} MB |`;
   });
+  const widthRows = (report.dense_widths ?? []).map((row) =>
+    `| ${row.width} | ${ms(row.search_ms.dense.p50)} / ${ms(row.search_ms.dense.p95)} | ${
+      ms(row.search_ms.hybrid.p50)
+    } / ${ms(row.search_ms.hybrid.p95)} | ${row.recall_at_10.toFixed(3)} | ${
+      Math.round(row.rss_mb)
+    } MB | ${row.storage_mb.toFixed(0)} MB | ${
+      (row.state.bytes_per_chunk / 1024).toFixed(1)
+    } KB | ${row.state.chunks_under_128_mb.toLocaleString("en")} |`
+  );
   const workerRows = report.workers.map((worker) =>
     `| ${worker.name} | ${
       worker.gzip_kib === null ? "failed" : `${worker.gzip_kib.toFixed(1)} KiB`
@@ -182,6 +223,20 @@ sift's server RSS, usearch's saved index, the float32 vectors the exact scan rea
 | engine | chunks | inserts/s | dense p50 | × sift | recall@10 | memory |
 |---|---|---|---|---|---|---|
 ${densePeerRows.join("\n")}
+
+## Vector width (\`EMBEDDING_DIMENSIONS\`)
+
+The same path at about 20k chunks per width (OpenAI's \`dimensions\`: the bench's server cuts its
+1,536-d vectors and renormalizes them, as OpenAI's models do). Speed and memory only: what a width
+costs in answer quality cannot be measured with synthetic vectors (nor with the offline model, whose
+hashed embedding has no width to cut); measure it on your own model with \`deno task eval\`.
+**Durable Object**: what the index holds per chunk in V8 after a full GC (JS heap and buffers,
+ARAGOG texts), and how many such chunks fit beside an empty index under Workers' 128 MB
+(\`scripts/bench-state-capacity.ts\`).
+
+| width | dense ms | hybrid ms | recall@10 | RSS | on disk | Durable Object per chunk | chunks under 128 MB |
+|---|---|---|---|---|---|---|---|
+${widthRows.join("\n")}
 
 ## Beside a peer engine
 
@@ -243,19 +298,31 @@ if (import.meta.main && Deno.args.includes("--render")) {
 } else if (import.meta.main) {
   const sizes = (flag("sizes") ?? "1000,10000,50000,100000").split(",").map(Number);
   const out = flag("out") ?? new URL("../", import.meta.url).pathname;
-  const report: BenchReport = {
-    date: new Date().toISOString().slice(0, 10),
-    machine: { cores: navigator.hardwareConcurrency, deno: Deno.version.deno },
-    index: await benchIndex(sizes, DATASET),
-    ...await denseRows(),
-    peers: await benchPeers(
-      (flag("peer-sizes") ?? "1000,10000,50000").split(",").filter(Boolean).map(Number),
-    ),
-    retrieval: await aragogQuality(),
-    pipeline: await benchPipeline(),
-    load: await benchLoad(),
-    workers: await workerSizes(),
+  const sections: Record<string, () => Promise<Partial<BenchReport>>> = {
+    index: async () => ({ index: await benchIndex(sizes, DATASET) }),
+    dense: denseRows,
+    widths: async () => ({ dense_widths: await widthRows() }),
+    peers: async () => ({
+      peers: await benchPeers(
+        (flag("peer-sizes") ?? "1000,10000,50000").split(",").filter(Boolean).map(Number),
+      ),
+    }),
+    retrieval: async () => ({ retrieval: await aragogQuality() }),
+    pipeline: async () => ({ pipeline: await benchPipeline() }),
+    load: async () => ({ load: await benchLoad() }),
+    workers: async () => ({ workers: await workerSizes() }),
   };
+  const only = flag("only")?.split(",");
+  const unknown = only?.filter((name) => !(name in sections));
+  if (unknown?.length) throw new Error(`--only: no section ${unknown.join(", ")}`);
+  // With --only, the other sections stay as the bench.json there has them.
+  const report =
+    (only ? JSON.parse(await Deno.readTextFile(`${out}/bench.json`)) : {}) as BenchReport;
+  report.date = new Date().toISOString().slice(0, 10);
+  report.machine = { cores: navigator.hardwareConcurrency, deno: Deno.version.deno };
+  for (const [name, run] of Object.entries(sections)) {
+    if (!only || only.includes(name)) Object.assign(report, await run());
+  }
   await Deno.writeTextFile(`${out}/bench.json`, JSON.stringify(report, null, 2) + "\n");
   console.error("bench.json written");
   await Deno.writeTextFile(`${out}/BENCHMARKS.md`, renderMarkdown(report));

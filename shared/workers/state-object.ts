@@ -13,6 +13,9 @@ import { bodies, type StateOp, storedChunk } from "./state-protocol.ts";
  */
 const MAX_CACHE_ENTRIES = 20_000;
 
+/** Chunks read from SQLite per step when the index is loaded. */
+const LOAD_PAGE_ROWS = 500;
+
 const TABLES = `
   CREATE TABLE IF NOT EXISTS chunks (
     namespace TEXT NOT NULL,
@@ -165,15 +168,29 @@ export class SiftState {
 
   #loadIndex(): Promise<LocalIndex> {
     const loading = this.#index ??= (async () => {
-      const byNamespace = new Map<string, IndexedChunk[]>();
-      const rows = this.#sql.exec("SELECT namespace, id, text, metadata, vector FROM chunks");
-      for (const row of rows.toArray()) {
-        const { namespace, ...chunk } = storedChunk.parse(row);
-        const chunks = byNamespace.get(namespace) ?? [];
-        if (chunks.push(chunk) === 1) byNamespace.set(namespace, chunks);
-      }
       const index = new LocalIndex();
-      for (const [namespace, chunks] of byNamespace) await index.upsert(chunks, { namespace });
+      // Page by page along the primary key: the rows and their vectors as JS arrays
+      // (12 KB a 1,536-d chunk) exist for one page at a time, not for every chunk at
+      // once, which under the 128 MB limit was the real bound on the object's size.
+      let after: [string, string] = ["", ""];
+      for (;;) {
+        const rows = this.#sql.exec(
+          "SELECT namespace, id, text, metadata, vector FROM chunks " +
+            "WHERE (namespace, id) > (?, ?) ORDER BY namespace, id LIMIT ?",
+          ...after,
+          LOAD_PAGE_ROWS,
+        ).toArray();
+        if (rows.length === 0) break;
+        const byNamespace = new Map<string, IndexedChunk[]>();
+        for (const row of rows) {
+          const { namespace, ...chunk } = storedChunk.parse(row);
+          const chunks = byNamespace.get(namespace) ?? [];
+          if (chunks.push(chunk) === 1) byNamespace.set(namespace, chunks);
+          after = [namespace, chunk.id];
+        }
+        for (const [namespace, chunks] of byNamespace) await index.upsert(chunks, { namespace });
+        if (rows.length < LOAD_PAGE_ROWS) break;
+      }
       return index;
     })();
     // A failed load is not cached: the next request tries again.

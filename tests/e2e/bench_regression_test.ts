@@ -1,11 +1,13 @@
 /**
- * The benchmark's reduced run (1k chunks) against the ratios of the last full
- * run (`bench.json`, written by `deno task bench`): a ratio more than twice
+ * The benchmark's reduced run (1k chunks, and 5k chunks of dense vectors)
+ * against the ratios of the last full run (`bench.json`, written by
+ * `deno task bench`): a ratio more than twice
  * what it was, or than 1 where 1 is ideal, is a regression. Ratios, not
  * times: they compare two measurements taken in the same run.
  */
 import assert from "node:assert/strict";
 import { benchIndex } from "../../scripts/bench-index.ts";
+import { benchDense } from "../../scripts/bench-dense.ts";
 import type { BenchReport } from "../../scripts/bench.ts";
 
 const DATASET = new URL("../../../shared/datasets/aragog", import.meta.url).pathname;
@@ -28,4 +30,18 @@ Deno.test("the embedded index at 1k chunks keeps the ratios of the last full ben
   }
   // Searches are not held up by an ingest for more than 50 ms.
   assert.ok(current!.search_held_up_ms <= 50, `held up ${current!.search_held_up_ms} ms`);
+});
+
+Deno.test("dense 1,536-d vectors at 5k chunks keep recall@10 ≥ 0.95 and the full benchmark's ingest ratio", async () => {
+  const baseline = JSON.parse(await Deno.readTextFile(BASELINE)) as BenchReport;
+  const recorded = baseline.dense?.[0];
+  assert.ok(recorded, "bench.json has no dense row: run `deno task bench`");
+  const { index: [current] } = await benchDense([5000], DATASET, { peers: false });
+  assert.ok(current!.recall_at_10 >= 0.95, `recall@10 ${current!.recall_at_10}`);
+  const limit = 2 * Math.max(recorded.ingest_last_over_first_tenth, 1);
+  assert.ok(
+    current!.ingest_last_over_first_tenth <= limit,
+    `steady: ${current!.ingest_last_over_first_tenth.toFixed(2)} now, ` +
+      `${recorded.ingest_last_over_first_tenth.toFixed(2)} recorded`,
+  );
 });
