@@ -17,6 +17,7 @@ import { benchIndex, type SizeReport } from "./bench-index.ts";
 import { benchPeers, type PeerRow } from "./bench-peer.ts";
 import { benchDense, type DensePeerRow, type DenseSizeReport } from "./bench-dense.ts";
 import type { StateCapacity } from "./bench-state-capacity.ts";
+import { benchKernel, type KernelRow } from "./bench-kernel.ts";
 import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
@@ -44,6 +45,7 @@ export type BenchReport = {
   dense_peers: DensePeerRow[];
   /** Dense search per `EMBEDDING_DIMENSIONS`, and what the Durable Object holds at that width. */
   dense_widths: (DenseSizeReport & { state: StateCapacity })[];
+  kernel: KernelRow[];
   peers: PeerRow[];
   retrieval: ModeScore[];
   pipeline: PipelineRow[];
@@ -171,6 +173,11 @@ export function renderMarkdown(report: BenchReport): string {
       (row.state.bytes_per_chunk / 1024).toFixed(1)
     } KB | ${row.state.chunks_under_128_mb.toLocaleString("en")} |`
   );
+  const kernelRows = (report.kernel ?? []).map((row) =>
+    `| ${row.operation} | ${row.rows.toLocaleString("en")} | ${ms(row.wasm_ms)} ms | ${
+      ms(row.js_ms)
+    } ms | ×${(row.js_ms / row.wasm_ms).toFixed(1)} |`
+  );
   const workerRows = report.workers.map((worker) =>
     `| ${worker.name} | ${
       worker.gzip_kib === null ? "failed" : `${worker.gzip_kib.toFixed(1)} KiB`
@@ -223,6 +230,17 @@ sift's server RSS, usearch's saved index, the float32 vectors the exact scan rea
 | engine | chunks | inserts/s | dense p50 | × sift | recall@10 | memory |
 |---|---|---|---|---|---|---|
 ${densePeerRows.join("\n")}
+
+## The dense kernels
+
+\`shared/vector/local/kernel/dot.wat\` (WebAssembly SIMD, 660 bytes) against the same arithmetic in
+plain JS, which is what workerd runs (it compiles no WebAssembly from bytes): 1,536-byte int8 rows
+against an int16 query, every row (scan) or a tenth of them by number (gather), and Hamming
+distances over 128-byte codes. Median of 7, the same rows for both.
+
+| operation | rows | WebAssembly | JS | JS / WebAssembly |
+|---|---|---|---|---|
+${kernelRows.join("\n")}
 
 ## Vector width (\`EMBEDDING_DIMENSIONS\`)
 
@@ -302,6 +320,7 @@ if (import.meta.main && Deno.args.includes("--render")) {
     index: async () => ({ index: await benchIndex(sizes, DATASET) }),
     dense: denseRows,
     widths: async () => ({ dense_widths: await widthRows() }),
+    kernel: () => Promise.resolve({ kernel: benchKernel() }),
     peers: async () => ({
       peers: await benchPeers(
         (flag("peer-sizes") ?? "1000,10000,50000").split(",").filter(Boolean).map(Number),
