@@ -1,6 +1,6 @@
 import { crc32 } from "../../crc32.ts";
 import type { ChunkMetadata } from "../port.ts";
-import { DenseVectors } from "./dense-vectors.ts";
+import { DenseVectors, type DenseVectorsView } from "./dense-vectors.ts";
 import { countLiveEntries, flattenPostings } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import { TextColumn } from "./text-column.ts";
@@ -155,7 +155,7 @@ export function* checkpointFrames(
 }
 
 /** The live rows in frames of `ROWS_PER_FRAME`, copied from the vectors' memory. */
-function* rowsFrames(namespace: string, vectors: DenseVectors, live: number[]) {
+function* rowsFrames(namespace: string, vectors: DenseVectorsView, live: number[]) {
   const { rows, residuals, bits } = vectors;
   const codeStride = bits?.stride ?? 0;
   for (let from = 0; from < live.length; from += ROWS_PER_FRAME) {

@@ -3,6 +3,8 @@ import { crc32 } from "../../crc32.ts";
 import { checkpointFrames, readCheckpoint } from "./checkpoint.ts";
 import { NamespaceIndex } from "./namespace.ts";
 import { prepareChunk } from "./prepared.ts";
+import { CODES_FROM_ROWS } from "./dense-vectors.ts";
+import { mulberry32 } from "../../random.ts";
 
 const chunk = (id: string, text: string) =>
   prepareChunk({
@@ -68,4 +70,30 @@ Deno.test("a checkpoint written before texts were bytes (texts as JSON) still lo
   frames[slotsAt] = frame;
   const restored = NamespaceIndex.restore(readCheckpoint(concat(frames)).namespaces.get("ns")!);
   assert.equal(restored.hit("a#0").text, "old format text");
+});
+
+Deno.test("a checkpoint taken before the bit codes start, written after, still loads whole", () => {
+  const width = 128;
+  const random = mulberry32(9);
+  const dense = (n: number) =>
+    prepareChunk({
+      id: `d${n}#0`,
+      text: `dense ${n}`,
+      vector: Array.from({ length: width }, () => random() - 0.5),
+      metadata: { doc_id: `d${n}`, chunk_index: 0 },
+    });
+  const index = NamespaceIndex.build(
+    Array.from({ length: CODES_FROM_ROWS - 10 }, (_, n) => dense(n)),
+  );
+  const frames = checkpointFrames(new Map([["ns", index.view()]]), 1);
+  const first = frames.next().value!; // the namespace frame, before any rows
+  // Writes go on while the checkpoint is written: these start the bit codes.
+  for (let n = CODES_FROM_ROWS - 10; n < CODES_FROM_ROWS + 10; n++) index.put(dense(n));
+  const { namespaces } = readCheckpoint(concat([first, ...frames]));
+  const restored = NamespaceIndex.restore(namespaces.get("ns")!);
+  assert.equal(restored.size, CODES_FROM_ROWS - 10);
+  const vector = new Float32Array(index.view().vectors!.rows.vector(5));
+  const norm = Math.hypot(...vector);
+  const [best] = restored.dense(vector.map((value) => value / norm), 1);
+  assert.equal(best!.id, "d5#0");
 });

@@ -28,6 +28,17 @@ const MIN_CANDIDATE_SHARE = 1 / 500;
  */
 const REFINE_AT_LEAST = 100;
 
+/**
+ * The parts of a `DenseVectors` as they are at one moment: what a checkpoint
+ * writes. Rows below the view's slot count never change, and whether there
+ * are bit codes is fixed here, so frames written later agree with each other.
+ */
+export type DenseVectorsView = {
+  rows: DenseRows;
+  residuals: DenseRows;
+  bits: BitCodes | undefined;
+};
+
 /** A slot and its (refined) cosine with the query. */
 export type SlotScore = { slot: number; score: number };
 
@@ -61,6 +72,10 @@ export class DenseVectors {
 
   get byteLength(): number {
     return this.rows.byteLength + this.residuals.byteLength + (this.#bits?.byteLength ?? 0);
+  }
+
+  view(): DenseVectorsView {
+    return { rows: this.rows, residuals: this.residuals, bits: this.#bits };
   }
 
   /** Stores a normalized vector at `slot` (at or past every slot so far). */

@@ -353,7 +353,7 @@ export class NamespaceIndex {
         return posting &&
           { slots: posting.slots, values: posting.values, length: posting.length };
       }),
-      ...(this.#vectors ? { vectors: this.#vectors } : {}),
+      ...(this.#vectors ? { vectors: this.#vectors.view() } : {}),
     };
   }
 

@@ -1,5 +1,5 @@
 import type { ChunkMetadata } from "../port.ts";
-import type { DenseVectors } from "./dense-vectors.ts";
+import type { DenseVectors, DenseVectorsView } from "./dense-vectors.ts";
 import type { TextColumn } from "./text-column.ts";
 
 /**
@@ -44,6 +44,6 @@ export type NamespaceView = {
   lengths: Uint32Array;
   terms: { term: string; slots: Uint32Array; counts: Uint16Array; length: number }[];
   dims: ({ slots: Uint32Array; values: Float32Array; length: number } | undefined)[];
-  /** The dense layout's vectors (rows below `slotCount` never change once written). */
-  vectors?: DenseVectors;
+  /** The dense layout's vectors as they are now (rows below `slotCount` never change). */
+  vectors?: DenseVectorsView;
 };
