@@ -1,5 +1,5 @@
 import { SiftError } from "../errors.ts";
-import { checkpointFrames, readCheckpoint } from "../vector/local/checkpoint.ts";
+import { checkpointFrames, CheckpointReader } from "../vector/local/checkpoint.ts";
 import type { IndexLog } from "../vector/local/log.ts";
 import { decodeRecords, encodeRecord, type IndexRecord } from "../vector/local/record.ts";
 import type { NamespaceSnapshot, NamespaceView } from "../vector/local/snapshot.ts";
@@ -77,25 +77,26 @@ export class FileIndexLog implements IndexLog {
   async #readCheckpoint() {
     this.#size = 0;
     this.#tail = 0;
-    let bytes: Uint8Array;
+    let file: Deno.FsFile;
     try {
-      bytes = await Deno.readFile(`${this.#base}.ckpt`);
+      file = await Deno.open(`${this.#base}.ckpt`, { read: true });
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return undefined;
       throw error;
     }
-    this.#checkpointBytes = bytes.length;
     try {
-      return readCheckpoint(bytes);
+      const size = (await file.stat()).size;
+      this.#checkpointBytes = size;
+      return await readFrames(file, size);
     } catch (error) {
       throw new SiftError(
         "internal_error",
         500,
         `The index checkpoint ${this.#base}.ckpt is damaged`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
+    } finally {
+      file.close();
     }
   }
 
@@ -229,4 +230,62 @@ export class FileIndexLog implements IndexLog {
 async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
   let written = 0;
   while (written < bytes.length) written += await file.write(bytes.subarray(written));
+}
+
+/**
+ * A checkpoint's frames read one ahead of the one being parsed: each read
+ * takes a frame's payload and the next frame's header, and is issued before
+ * the frame before it is checked and copied, so the file's read (a thread of
+ * Deno's) and the parse (the isolate's) overlap and a restart costs about the
+ * longer of the two, not both. Each frame gets a buffer of its own: texts
+ * stay views into it, the rest is copied out and the buffer goes.
+ */
+async function readFrames(file: Deno.FsFile, size: number) {
+  const reader = new CheckpointReader();
+  const damaged = (why: string) => new Error(`checkpoint damaged: ${why}`);
+  /** The frame at `at` whose header is `head`, and the header of the frame after it. */
+  const readFrame = async (at: number, head: Uint8Array) => {
+    const length = new DataView(head.buffer, head.byteOffset, 8).getUint32(0, true);
+    const end = at + 8 + length;
+    if (end > size) throw damaged(`frame at ${at} is cut short`);
+    const following = end + 8 <= size ? 8 : 0;
+    const bytes = new Uint8Array(8 + length + following);
+    bytes.set(head);
+    await readExactly(file, bytes.subarray(8));
+    return {
+      frame: bytes.subarray(0, 8 + length),
+      next: following ? bytes.slice(8 + length) : undefined,
+    };
+  };
+  if (size < 8) throw damaged("no end frame");
+  const first = new Uint8Array(8);
+  await readExactly(file, first);
+  let at = 0;
+  // A read still under way when a frame turns out damaged must not reject unheard.
+  const ahead = (at: number, head: Uint8Array) => {
+    const read = readFrame(at, head);
+    read.catch(() => {});
+    return read;
+  };
+  let pending = ahead(0, first);
+  for (;;) {
+    const { frame, next } = await pending;
+    const frameAt = at;
+    at += frame.length;
+    if (next) pending = ahead(at, next);
+    if (reader.read(frame, frameAt)) {
+      if (at !== size) throw damaged("the end frame does not close it");
+      return reader.result();
+    }
+    if (!next) throw damaged("no end frame");
+  }
+}
+
+async function readExactly(file: Deno.FsFile, into: Uint8Array): Promise<void> {
+  let filled = 0;
+  while (filled < into.length) {
+    const read = await file.read(into.subarray(filled));
+    if (read === null) throw new Error("checkpoint damaged: the file ends early");
+    filled += read;
+  }
 }

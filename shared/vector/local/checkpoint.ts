@@ -1,4 +1,4 @@
-import { crc32 } from "../../crc32.ts";
+import { fastCrc32 } from "./kernel/crc.ts";
 import type { ChunkMetadata } from "../port.ts";
 import { DenseVectors, type DenseVectorsView } from "./dense-vectors.ts";
 import { countLiveEntries, flattenPostings } from "./postings.ts";
@@ -78,7 +78,7 @@ function frame(header: Header, arrays: ArrayBufferView[] = []): Uint8Array {
     bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
     at += padded(array.byteLength);
   }
-  view.setUint32(4, crc32(bytes.subarray(8)), true);
+  view.setUint32(4, fastCrc32(bytes.subarray(8)), true);
   return bytes;
 }
 
@@ -215,21 +215,52 @@ function joinTexts(building: Building): TextColumn {
 export function readCheckpoint(
   bytes: Uint8Array,
 ): { generation: number; namespaces: Map<string, NamespaceSnapshot> } {
-  const damaged = (why: string) => new Error(`checkpoint damaged: ${why}`);
+  const reader = new CheckpointReader();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const namespaces = new Map<string, Building>();
   let at = 0;
   while (at + 8 <= bytes.length) {
-    const size = view.getUint32(at, true);
-    const end = at + 8 + size;
+    const end = at + 8 + view.getUint32(at, true);
     if (end > bytes.length) throw damaged(`frame at ${at} is cut short`);
-    const payload = bytes.subarray(at + 8, end);
-    if (crc32(payload) !== view.getUint32(at + 4, true)) throw damaged(`frame at ${at}`);
-    const jsonLength = new DataView(payload.buffer, payload.byteOffset).getUint32(0, true);
+    if (reader.read(bytes.subarray(at, end), at)) {
+      if (end !== bytes.length) throw damaged("the end frame does not close it");
+      return reader.result();
+    }
+    at = end;
+  }
+  throw damaged("no end frame");
+}
+
+const damaged = (why: string) => new Error(`checkpoint damaged: ${why}`);
+
+/**
+ * A checkpoint read one frame at a time, so a file can be read while the
+ * frames before are parsed (`FileIndexLog` reads the next frame while this
+ * one is checked and copied). Feed frames in order to `read`; after the end
+ * frame, `result` has the namespaces.
+ */
+export class CheckpointReader {
+  readonly #namespaces = new Map<string, Building>();
+  #generation: number | undefined;
+
+  /**
+   * One frame as written: its length and checksum, then its payload (kept as
+   * views where texts are; copied elsewhere). `at`, its offset in the file,
+   * names it in errors. True once the end frame is read.
+   */
+  read(frame: Uint8Array, at: number): boolean {
+    if (this.#generation !== undefined) throw damaged(`frame at ${at} follows the end frame`);
+    const namespaces = this.#namespaces;
+    const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+    if (frame.length < 12 || view.getUint32(0, true) !== frame.length - 8) {
+      throw damaged(`frame at ${at} is cut short`);
+    }
+    const payload = frame.subarray(8);
+    if (fastCrc32(payload) !== view.getUint32(4, true)) throw damaged(`frame at ${at}`);
+    const jsonLength = view.getUint32(8, true);
     const header = JSON.parse(
       new TextDecoder().decode(payload.subarray(4, 4 + jsonLength)),
     ) as Header;
-    // Views into the file's bytes, no copy: every frame starts 4-aligned (sizes are padded),
+    // Views into the frame's bytes, no copy: every frame starts 4-aligned (sizes are padded),
     // and an unaligned one (a file read into an odd offset) is copied once.
     let binary = payload.subarray(4 + padded(jsonLength));
     if (binary.byteOffset % 4 !== 0) binary = binary.slice();
@@ -249,9 +280,7 @@ export function readCheckpoint(
       return array;
     };
     if (header.kind === "end") {
-      if (end !== bytes.length || header.namespaces !== namespaces.size) {
-        throw damaged("the end frame does not close it");
-      }
+      if (header.namespaces !== namespaces.size) throw damaged("the end frame does not close it");
       for (const [name, snapshot] of namespaces) {
         snapshot.texts = joinTexts(snapshot);
         snapshot.textParts = [];
@@ -264,7 +293,8 @@ export function readCheckpoint(
           (snapshot.vectors && snapshot.rowAt !== snapshot.ids.length)
         ) throw damaged(`${name} is incomplete`);
       }
-      return { generation: header.generation, namespaces };
+      this.#generation = header.generation;
+      return true;
     }
     if (header.kind === "namespace") {
       const lengths = take(Uint32Array, header.count).slice(); // a copy: a view would pin the file
@@ -291,8 +321,7 @@ export function readCheckpoint(
         termAt: 0,
         termEntryAt: 0,
       });
-      at = end;
-      continue;
+      return false;
     }
     const snapshot = namespaces.get(header.namespace);
     if (!snapshot) throw damaged(`a frame of ${header.namespace} before its namespace frame`);
@@ -349,7 +378,11 @@ export function readCheckpoint(
         snapshot.textParts.push({ offsets, bytes: binary.subarray(offset, offset + size) });
       }
     }
-    at = end;
+    return false;
   }
-  throw damaged("no end frame");
+
+  result(): { generation: number; namespaces: Map<string, NamespaceSnapshot> } {
+    if (this.#generation === undefined) throw damaged("no end frame");
+    return { generation: this.#generation, namespaces: this.#namespaces };
+  }
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { crc32 } from "../../crc32.ts";
+import { fastCrc32 } from "./kernel/crc.ts";
 import type { PreparedChunk } from "./prepared.ts";
 
 /**
@@ -90,7 +90,7 @@ export function encodeRecord(record: IndexRecord): Uint8Array {
     at += chunk.values.byteLength;
   }
   view.setUint32(0, size, true);
-  view.setUint32(4, crc32(frame.subarray(FRAME_HEADER)), true);
+  view.setUint32(4, fastCrc32(frame.subarray(FRAME_HEADER)), true);
   return frame;
 }
 
@@ -112,7 +112,7 @@ export function decodeRecords(
     const end = at + FRAME_HEADER + size;
     if (end > bytes.length) break;
     const payload = bytes.subarray(at + FRAME_HEADER, end);
-    const record = crc32(payload) === view.getUint32(at + 4, true)
+    const record = fastCrc32(payload) === view.getUint32(at + 4, true)
       ? decodePayload(payload)
       : undefined;
     if (!record) {
