@@ -38,15 +38,22 @@ export async function startTaskArgs(): Promise<string[]> {
   return args;
 }
 
+/**
+ * `heapMb`: V8's heap cap instead of the start task's (what the README advises for large
+ * indexes).
+ */
 export async function startServer(
   dataDir: string,
   env: Record<string, string> = { DEMO_CORPUS: "false" },
+  heapMb?: number,
 ): Promise<Server> {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = listener.addr.port;
   listener.close();
   const child = new Deno.Command(Deno.execPath(), {
-    args: await startTaskArgs(),
+    args: (await startTaskArgs()).map((arg) =>
+      heapMb ? arg.replace(/--max-old-space-size=\d+/, `--max-old-space-size=${heapMb}`) : arg
+    ),
     cwd: ROOT,
     env: { ...env, PORT: String(port), SIFT_DATA_DIR: dataDir, NO_COLOR: "1" },
     stdout: "null",
