@@ -82,7 +82,7 @@ export const metadataFilterSchema = withoutReservedKeys(
 /** A document given inline (to /v1/answer, later /v1/rerank): text plus optional metadata. */
 export const inlineDocumentSchema = z.union([
   z.string().min(1, { error: "must not be empty" }).max(LIMITS.answerDocumentChars),
-  z.object({
+  z.strictObject({
     id: z.string().max(200).optional(),
     text: z.string().min(1, { error: "must not be empty" }).max(LIMITS.answerDocumentChars, {
       error: `must be at most ${LIMITS.answerDocumentChars} characters`,

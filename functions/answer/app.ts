@@ -15,7 +15,7 @@ import {
   tokenUsageSchema,
 } from "../../shared/responses.ts";
 
-const answerSchema = z.object({
+const answerSchema = z.strictObject({
   query: querySchema,
   documents: z.array(inlineDocumentSchema, { error: "must be an array of documents" })
     .max(LIMITS.answerDocuments, {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { LIMITS } from "../../shared/limits.ts";
 import { namespaceSchema } from "../../shared/schemas.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
-import { readJson } from "../../shared/http/validate.ts";
+import { readJson, readRawJson, validateOpenAI } from "../../shared/http/validate.ts";
 import { InvalidRequestError, NotFoundError } from "../../shared/errors.ts";
 import { ingestDocuments } from "../../shared/documents/ingest.ts";
 import { DATE_FIELDS, futureDateProblem } from "../../shared/documents/dates.ts";
@@ -17,7 +17,7 @@ import {
   ingestResponseSchema,
 } from "./responses.ts";
 
-const documentSchema = z.object({
+const documentSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9._:\-]{1,200}$/, {
     error: "must be 1-200 letters, digits, '.', '_', ':' or '-'",
   }).refine((id) => id !== "." && id !== "..", {
@@ -49,20 +49,20 @@ const documentSchema = z.object({
   }
 });
 
-export const ingestSchema = z.object({
+export const ingestSchema = z.strictObject({
   documents: z.array(documentSchema, { error: "must be an array of documents" })
     .min(1, { error: "must hold at least one document" })
     .max(LIMITS.documentsPerIngest, {
       error: `must hold at most ${LIMITS.documentsPerIngest} documents per request`,
     }),
   namespace: namespaceSchema,
-  chunking: z.object({
+  chunking: z.strictObject({
     size: z.number().int().min(16).max(8000).optional(),
     overlap: z.number().int().min(0).optional(),
   }).optional(),
 });
 
-const embeddingsSchema = z.object({
+const embeddingsSchema = z.strictObject({
   input: z.union([
     z.string().min(1, { error: "must not be empty" }).max(LIMITS.embeddingInputChars),
     z.array(z.string().min(1).max(LIMITS.embeddingInputChars)).min(1).max(LIMITS.embeddingInputs),
@@ -147,13 +147,17 @@ export function mountEmbed(app: Hono<AppEnv>): void {
     describe({
       tag: "embed",
       summary: "Embeddings, OpenAI-compatible",
-      description: "Token-array input is refused (400).",
+      description: "Token-array input is refused (400), and so is an unknown parameter, in " +
+        "OpenAI's words (`Unrecognized request argument supplied: ...`).",
       body: embeddingsSchema,
       responses: { 200: json("One vector per input", embeddingsResponseSchema) },
       errors: [502],
     }),
     async (c) => {
-      const body = await readJson(c, embeddingsSchema, { maxBytes: LIMITS.ingestBodyBytes });
+      const body = validateOpenAI(
+        embeddingsSchema,
+        await readRawJson(c, { maxBytes: LIMITS.ingestBodyBytes }),
+      );
       const texts = typeof body.input === "string" ? [body.input] : body.input;
       return c.json(
         await createEmbeddings(

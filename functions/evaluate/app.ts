@@ -28,10 +28,12 @@ const idSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, {
   error: "must be 1-100 letters, digits, '_', '.', ':' or '-'",
 });
 
-const bodySchema = z.object({
+const bodySchema = z.strictObject({
   dataset: z.union([
-    z.object({ questions: z.array(evalQuestionSchema).min(1).max(MAX_EVAL_QUESTIONS) }),
-    z.object({ name: z.string().min(1).max(100) }),
+    z.strictObject({
+      questions: z.array(evalQuestionSchema.strict()).min(1).max(MAX_EVAL_QUESTIONS),
+    }),
+    z.strictObject({ name: z.string().min(1).max(100) }),
   ], { error: "must be {questions: [...]} or {name}" }),
   variants: z.union([z.string().transform((list) => list.split(",")), z.array(z.string())])
     .transform((names) => names.map((name) => name.trim()).filter(Boolean))

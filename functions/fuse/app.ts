@@ -20,7 +20,7 @@ import {
   searchResponseSchema,
 } from "./responses.ts";
 
-const searchSchema = z.object({
+const searchSchema = z.strictObject({
   query: querySchema,
   top_k: topKSchema.default(10),
   mode: searchModeSchema.default("hybrid"),
@@ -37,7 +37,7 @@ const fusionSchema = searchSchema.extend({
   rrf_k: rrfKSchema.optional(),
 });
 
-const pureFusionSchema = z.object({
+const pureFusionSchema = z.strictObject({
   rankings: z.array(
     z.array(z.string({ error: "must be a string id" })).max(LIMITS.fuseRankingLength),
     { error: "must be an array of rankings (arrays of ids)" },

@@ -8,7 +8,7 @@ import { generateRubric } from "../../shared/rerank/generate-rubric.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { rubricResponseSchema } from "./responses.ts";
 
-const rubricRequestSchema = z.object({
+const rubricRequestSchema = z.strictObject({
   query: querySchema,
   relevance_only: z.boolean({ error: "must be true or false" }).default(false),
   weights: z.literal("rubric", { error: 'must be "rubric" or left out' }).optional().meta({

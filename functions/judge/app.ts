@@ -41,7 +41,7 @@ const thresholdSchema = z.union([z.literal(0), z.literal(1), z.literal(2)], {
 
 /** Retrieval judgments already made for `documents` (from `/v1/judge/retrieval`): not judged again. */
 const judgmentsSchema = z.array(
-  z.object({
+  z.strictObject({
     index: z.number().int().min(0),
     score: thresholdSchema,
     reason: z.string().max(MAX_ANSWER_CHARS),
@@ -50,12 +50,12 @@ const judgmentsSchema = z.array(
   { error: "must be an array of {index, score, reason}" },
 ).max(LIMITS.answerDocuments);
 
-const retrievalSchema = z.object({
+const retrievalSchema = z.strictObject({
   query: querySchema,
   documents: documentsSchema.min(1, { error: "must hold at least one document" }),
 });
 
-const answerSchema = z.object({
+const answerSchema = z.strictObject({
   query: querySchema,
   answer: textSchema,
   documents: documentsSchema.optional(),
@@ -63,7 +63,7 @@ const answerSchema = z.object({
   relevance_threshold: thresholdSchema.optional(),
 });
 
-const pairwiseSchema = z.object({
+const pairwiseSchema = z.strictObject({
   query: querySchema,
   answer_a: textSchema,
   answer_b: textSchema,
@@ -72,27 +72,29 @@ const pairwiseSchema = z.object({
   relevance_threshold: thresholdSchema.optional(),
 });
 
-const similaritySchema = z.object({
+const similaritySchema = z.strictObject({
   query: querySchema.optional(),
   answer: textSchema,
   reference: textSchema,
 });
 
-const syntheticSchema = z.object({
+const syntheticSchema = z.strictObject({
   passages: z.array(
     z.union([
       z.string().trim().min(1, { error: "must not be empty" }).max(LIMITS.answerDocumentChars)
         .transform((text) => ({ text })),
-      z.object({
+      z.strictObject({
         id: z.string().max(200).optional(),
         title: z.string().max(500).optional(),
+        // Read by no prompt; allowed so the documents the other judge routes take fit here too.
+        metadata: z.record(z.string(), z.unknown()).optional(),
         text: z.string().trim().min(1, { error: "must not be empty" })
           .max(LIMITS.answerDocumentChars, {
             error: `must be at most ${LIMITS.answerDocumentChars} characters`,
           }),
       }),
     ]),
-    { error: "must be an array of strings or {id?, title?, text}" },
+    { error: "must be an array of strings or {id?, title?, text, metadata?}" },
   ).min(1, { error: "must hold at least one passage" })
     .max(MAX_PASSAGES, { error: `must hold at most ${MAX_PASSAGES} passages` }),
   examples: z.array(querySchema, { error: "must be an array of strings" })

@@ -30,7 +30,7 @@ const agentSchema = z.string({ error: "must be an agent name (a string)" })
   .min(1, { error: "must not be empty" })
   .max(L.agentChars, { error: `must be at most ${L.agentChars} characters` });
 
-const gameSchema = z.object({
+const gameSchema = z.strictObject({
   a: agentSchema,
   b: agentSchema,
   winner: z.enum(["A", "B", "C"], { error: 'must be "A", "B" or "C" (a tie)' }),
@@ -45,7 +45,7 @@ const wholeNumber = (min: number, max: number) =>
     .min(min, { error: `must be at least ${min}` })
     .max(max, { error: `must be at most ${max}` });
 
-const tournamentSchema = z.object({
+const tournamentSchema = z.strictObject({
   games: z.array(gameSchema, { error: "must be an array of games" })
     .min(1, { error: "must hold at least one game" })
     .max(L.games, { error: `must hold at most ${L.games} games` }),
@@ -72,7 +72,7 @@ const scoresSchema = z.array(z.number({ error: "must be a number" }), {
   .min(2, { error: "must hold at least 2 values" })
   .max(L.agreementValues, { error: `must hold at most ${L.agreementValues} values` });
 
-const agreementSchema = z.object({ x: scoresSchema, y: scoresSchema }).refine(
+const agreementSchema = z.strictObject({ x: scoresSchema, y: scoresSchema }).refine(
   (body) => body.x.length === body.y.length,
   { path: ["y"], error: "must have as many values as x" },
 );

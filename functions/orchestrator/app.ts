@@ -22,19 +22,19 @@ import { describe, events } from "../../shared/http/openapi.ts";
 import { QUERY_EVENTS } from "./events.ts";
 
 /** `pipeline` of `POST /v1/query`; the chat presets are bodies of this schema too. */
-export const pipelineSchema = z.object({
-  retrieval: z.object({
+export const pipelineSchema = z.strictObject({
+  retrieval: z.strictObject({
     mode: searchModeSchema.default("hybrid"),
     /** Defaults to 5, or 10 when a rerank step follows (the REBEL setup: retrieve 10, keep 3). */
     top_k: topKSchema.optional(),
     fusion: z.union([
       z.boolean().transform((on) => (on ? 4 : 0)),
       z.number().int().min(0).max(LIMITS.queryVariations),
-      z.object({ variations: z.number().int().min(0).max(LIMITS.queryVariations).default(4) })
+      z.strictObject({ variations: z.number().int().min(0).max(LIMITS.queryVariations).default(4) })
         .transform((fusion) => fusion.variations),
     ], { error: "must be true, false, a number of variations, or {variations}" }).default(0),
   }).prefault({}),
-  rerank: z.object({
+  rerank: z.strictObject({
     strategy: z.enum(RERANK_STRATEGIES as [RerankStrategy, ...RerankStrategy[]], {
       error: `must be one of ${RERANK_STRATEGIES.join(", ")}`,
     }),
@@ -79,7 +79,7 @@ export const pipelineSchema = z.object({
   retrieval: { ...retrieval, top_k: retrieval.top_k ?? (pipeline.rerank ? 10 : 5) },
 }));
 
-const querySchemaBody = z.object({
+const querySchemaBody = z.strictObject({
   query: querySchema,
   pipeline: pipelineSchema.prefault({}),
 });

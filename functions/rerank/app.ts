@@ -18,7 +18,7 @@ import { checkTotRequest } from "./tot/validate.ts";
 
 const weightSchema = z.number().min(0).max(MAX_WEIGHT, { error: `must be in [0, ${MAX_WEIGHT}]` });
 
-const rerankSchema = z.object({
+const rerankSchema = z.strictObject({
   query: querySchema,
   documents: z.array(inlineDocumentSchema, {
     error: "must be an array of strings or {id?, text, metadata?}",
@@ -76,11 +76,14 @@ const cohereDocumentText = z.string().min(1, { error: "must not be empty" }).max
   { error: `must be at most ${LIMITS.rerankDocumentChars} characters` },
 );
 
-const cohereSchema = z.object({
+const cohereSchema = z.strictObject({
   model: z.string({ error: "must be a string" }),
   query: querySchema,
   documents: z.array(
-    z.union([cohereDocumentText, z.object({ text: cohereDocumentText }).transform((d) => d.text)], {
+    z.union([
+      cohereDocumentText,
+      z.strictObject({ text: cohereDocumentText }).transform((d) => d.text),
+    ], {
       error: `must be a string or {text} of 1 to ${LIMITS.rerankDocumentChars} characters`,
     }),
     { error: "must be an array of strings" },

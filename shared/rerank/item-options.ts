@@ -21,7 +21,7 @@ export const ITEM_MAX_ITERATIONS = 5;
 /** Listwise steps put every document in one prompt; the paper judged 10 to 20. */
 export const ITEM_MAX_DOCUMENTS = 100;
 
-export const itemOptionsSchema = z.object({
+export const itemOptionsSchema = z.strictObject({
   variant: z.enum(ITEM_VARIANTS, { error: `must be one of ${ITEM_VARIANTS.join(", ")}` })
     .default("AR_s"),
   answer: z.enum(["explicit", "implicit"], { error: "must be explicit or implicit" })

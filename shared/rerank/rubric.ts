@@ -55,8 +55,8 @@ export const rubricDraftSchema = z.object({
 export type RubricDraft = z.infer<typeof rubricDraftSchema>;
 
 /** The strict shape of a rubric a caller passes in: wrong values are a 400, not repaired. */
-export const rubricSchema = z.object({
-  criteria: z.array(z.object({
+export const rubricSchema = z.strictObject({
+  criteria: z.array(z.strictObject({
     name: text(80),
     definition: text(1000),
     high: text(500).default("Fully meets the criterion."),
@@ -79,7 +79,7 @@ export const rubricSchema = z.object({
         seen.add(key);
       });
     }),
-  relevance: z.object({ definition: text(1000) }),
+  relevance: z.strictObject({ definition: text(1000) }),
   relevance_threshold: z.number().min(0).max(RELEVANCE_MAX).default(3),
   tie_break: z.string().default("retrieval_rank"),
 }).transform((rubric): Rubric => ({

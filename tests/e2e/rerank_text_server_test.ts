@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
 import { serveTextModel } from "../helpers/text_model_server.ts";
 import { readEvents } from "../routes/helpers.ts";
-import { RERANK_DOCUMENTS, RERANK_QUERY } from "../routes/rerank_corpus.ts";
+import { ingestable, RERANK_DOCUMENTS, RERANK_QUERY } from "../routes/rerank_corpus.ts";
 
 type Reply = (call: { prompt: string; system: string; user: string }) => string;
 type Result = {
@@ -205,7 +205,7 @@ Deno.test("a whole query through the text-format server: rerank by written numbe
   await using model = serveTextModel(scriptedReply);
   const post = siftAgainst(model.baseURL);
   const ingest = await post("/v1/documents", {
-    documents: SIX.map(({ id, text, metadata }) => ({ id, text, ...metadata })),
+    documents: SIX.map(ingestable),
   });
   assert.equal(ingest.status, 201, await ingest.clone().text());
   const response = await post("/v1/query", {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { parseVariants } from "../../functions/evaluate/variants.ts";
 import { type Env, type ErrorBody, readEvents, testApp } from "./helpers.ts";
-import { RERANK_DOCUMENTS, RERANK_QUERY } from "./rerank_corpus.ts";
+import { ingestable, RERANK_DOCUMENTS, RERANK_QUERY } from "./rerank_corpus.ts";
 
 type Iteration = { answer: string; ranking?: number[]; utility: number[]; degraded?: true };
 type ItemBody = {
@@ -183,7 +183,7 @@ Deno.test("/v2/rerank sift-item: the /v1 order, scores in (0, 1] with the utilit
 async function appWithRerankCorpus() {
   const setup = testApp();
   const ingest = await setup.post("/v1/documents", {
-    documents: RERANK_DOCUMENTS.map(({ id, text, metadata }) => ({ id, text, ...metadata })),
+    documents: RERANK_DOCUMENTS.map(ingestable),
   });
   assert.equal(ingest.status, 201, await ingest.clone().text());
   return setup;

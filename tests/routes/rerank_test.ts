@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { oneTurnRubric } from "../../prompts/rerank-one-turn.ts";
 import { rubricFor } from "../../shared/llm/offline/tasks/rubric.ts";
 import { type Env, type ErrorBody, readEvents, testApp, withoutErrorLogs } from "./helpers.ts";
-import { RERANK_DOCUMENTS, RERANK_QUERY } from "./rerank_corpus.ts";
+import { ingestable, RERANK_DOCUMENTS, RERANK_QUERY } from "./rerank_corpus.ts";
 
 type Scores = { relevance: number | null; criteria: Record<string, number>; final: number };
 type Result = {
@@ -515,7 +515,7 @@ Deno.test("POST /v2/rerank rejects an unknown model with a 400 listing the valid
 Deno.test("POST /v1/query with two-turn rerank streams retrieval, rubric, rerank, then the answer", async () => {
   const { post } = testApp();
   const ingest = await post("/v1/documents", {
-    documents: RERANK_DOCUMENTS.map(({ id, text, metadata }) => ({ id, text, ...metadata })),
+    documents: RERANK_DOCUMENTS.map(ingestable),
   });
   assert.equal(ingest.status, 201);
   const response = await post("/v1/query", {

@@ -38,7 +38,7 @@ async function readChatRequest(c: Context<AppEnv>) {
   const parsed = chatRequestSchema.safeParse(
     await readRawJson(c, { maxBytes: LIMITS.bodyBytes }),
   );
-  if (!parsed.success) throw invalidBody(parsed.error);
+  if (!parsed.success) throw invalidBody(parsed.error, chatRequestSchema);
   const body = parsed.data;
   const preset = presetBody(body.model);
   if (!preset) throw modelNotFound(body.model, Object.keys(CHAT_PRESETS));
@@ -92,8 +92,10 @@ export function mountChat(app: Hono<AppEnv>): void {
       summary: "OpenAI-compatible chat over the pipeline",
       description: "`model` names a preset (see `/v1/models`); the last user message is the " +
         "query, rewritten into a standalone question when earlier turns exist. `[n]` markers " +
-        "are covered by `url_citation` annotations; `sources` holds the passages. Sampling " +
-        "parameters are accepted and ignored.",
+        "are covered by `url_citation` annotations; `sources` holds the passages. OpenAI's " +
+        "other documented parameters (sampling, tools, `user`, `metadata`, `store`...) are " +
+        "accepted and ignored; any other top-level field is a 400 in OpenAI's words, " +
+        "`Unrecognized request argument supplied: ...`.",
       body: chatRequestSchema,
       responses: {
         200: {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type ErrorType, SiftError, toErrorBody } from "../../../shared/errors.ts";
-import { describeIssues } from "../../../shared/http/validate.ts";
+import { describeIssues, unrecognizedArguments } from "../../../shared/http/validate.ts";
 
 /** OpenAI's error body, which its clients read into `APIError`'s `param` and `code`. */
 export type OpenAIErrorBody = {
@@ -25,10 +25,16 @@ export class ChatRequestError extends SiftError {
   }
 }
 
-/** A 400 from a zod failure: every problem in the message, the first one's field as `param`. */
-export function invalidBody(error: z.ZodError): ChatRequestError {
+/**
+ * A 400 from a zod failure: an unknown parameter in OpenAI's words (its
+ * `param` null, as OpenAI sends it), else every problem in the message and
+ * the first one's field as `param`.
+ */
+export function invalidBody(error: z.ZodError, schema: z.ZodType): ChatRequestError {
+  const unrecognized = unrecognizedArguments(error, schema);
+  if (unrecognized) return new ChatRequestError(unrecognized, { param: null });
   const path = error.issues[0]?.path ?? [];
-  return new ChatRequestError(describeIssues(error), {
+  return new ChatRequestError(describeIssues(error, schema), {
     param: path.length > 0 ? path.join(".") : null,
   });
 }

@@ -26,12 +26,60 @@ const messageSchema = z.looseObject({
 });
 
 /**
+ * OpenAI's documented chat parameters that sift accepts and ignores: the
+ * pipeline's own prompts decide sampling, and it answers with text only.
+ * Anything else at the top level is refused as OpenAI refuses it.
+ */
+export const IGNORED_CHAT_PARAMETERS = [
+  "audio",
+  "frequency_penalty",
+  "function_call",
+  "functions",
+  "logit_bias",
+  "logprobs",
+  "max_completion_tokens",
+  "max_tokens",
+  "metadata",
+  "modalities",
+  "moderation",
+  "parallel_tool_calls",
+  "prediction",
+  "presence_penalty",
+  "prompt_cache_key",
+  "prompt_cache_options",
+  "prompt_cache_retention",
+  "reasoning_effort",
+  "response_format",
+  "safety_identifier",
+  "seed",
+  "service_tier",
+  "stop",
+  "store",
+  "temperature",
+  "tool_choice",
+  "tools",
+  "top_logprobs",
+  "top_p",
+  "user",
+  "verbosity",
+  "web_search_options",
+] as const;
+
+const ignored = Object.fromEntries(
+  IGNORED_CHAT_PARAMETERS.map((name) => [
+    name,
+    z.unknown().optional().meta({ description: "Accepted and ignored" }),
+  ]),
+);
+
+/**
  * `POST /v1/chat/completions`. `model` and `messages` are checked strictly;
- * sampling parameters (temperature, top_p, max_tokens, seed, stop, tools...)
- * pass through unread, since the pipeline's own prompts decide them.
+ * OpenAI's other parameters (`IGNORED_CHAT_PARAMETERS`) pass through unread,
+ * and an unknown one is a 400 in OpenAI's words. Messages keep their extra
+ * fields (`name`, `tool_calls`...), as OpenAI's own messages have them.
  * `namespace` and `filter` are sift's extensions, as `/v1/query` takes them.
  */
-export const chatRequestSchema = z.looseObject({
+export const chatRequestSchema = z.strictObject({
   model: z.string({ error: "must be a string" }).min(1, { error: "must not be empty" }),
   messages: z.array(messageSchema, { error: "must be an array of messages" })
     .min(1, { error: "must hold at least one message" })
@@ -46,6 +94,7 @@ export const chatRequestSchema = z.looseObject({
     .nullish(),
   namespace: namespaceSchema,
   filter: metadataFilterSchema.optional(),
+  ...ignored,
 });
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
