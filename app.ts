@@ -7,6 +7,7 @@ import { mountJudge } from "./functions/judge/app.ts";
 import { mountJudgeStats } from "./functions/judge/stats-app.ts";
 import { mountChat } from "./functions/orchestrator/chat/app.ts";
 import { mountOrchestrator } from "./functions/orchestrator/app.ts";
+import { mountMcp } from "./functions/orchestrator/mcp/app.ts";
 import { mountConsole } from "./functions/orchestrator/console/app.ts";
 import { mountJobs } from "./functions/orchestrator/jobs/app.ts";
 import { mountRerank } from "./functions/rerank/app.ts";
@@ -36,6 +37,7 @@ export function createSiftApp(options: { log?: IndexLog; runtime?: Runtime } = {
       mountAnswer,
       mountOrchestrator,
       mountChat,
+      mountMcp,
       mountJobs,
       mountEvaluations,
     ],

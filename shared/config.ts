@@ -71,6 +71,7 @@ const envSchema = z.object({
   JOB_RETRY_BASE_MS: positiveInt(3_600_000).default(2000),
   JOB_MAX_ATTEMPTS: positiveInt(50).default(8),
   ALLOW_PRIVATE_CALLBACKS: booleanString.default(false),
+  MCP_READ_ONLY: booleanString.default(false),
   EVAL_MAX_STEPS: positiveInt(1_000_000).default(2000),
   EVAL_SLICE_QUESTIONS: positiveInt(1000).default(5),
   ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
@@ -159,6 +160,8 @@ export type Config = {
   sourceTrust?: string[];
   /** Web origins whose pages may call sift (`CORS_ORIGINS`); any other `Origin` gets 403. */
   corsOrigins: string[];
+  /** `MCP_READ_ONLY`: `/mcp` offers no write tool (no `ingest`). */
+  mcpReadOnly: boolean;
   /** Requests per minute per API key (per client address without keys); unset = no limit. */
   rateLimit?: { perMinute: number };
   chunking: { size: number; overlap: number };
@@ -239,6 +242,7 @@ export function readConfig(env: Record<string, unknown>): Config {
       }
       : {}),
     corsOrigins: e.CORS_ORIGINS ?? [],
+    mcpReadOnly: e.MCP_READ_ONLY,
     ...(e.RATE_LIMIT_PER_MINUTE ? { rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE } } : {}),
     chunking: { size: e.CHUNK_SIZE, overlap: e.CHUNK_OVERLAP },
     offlineModel: {

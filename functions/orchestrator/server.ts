@@ -5,6 +5,7 @@ import { mountConsole } from "./console/app.ts";
 import { mountChat } from "./chat/app.ts";
 import { mountForwarding } from "./forward.ts";
 import { mountJobs } from "./jobs/app.ts";
+import { mountMcp } from "./mcp/app.ts";
 import { withForwardedRoutes } from "./openapi.ts";
 
 /**
@@ -15,7 +16,7 @@ import { withForwardedRoutes } from "./openapi.ts";
 export function createOrchestratorServer(runtime: Runtime) {
   return createServer({
     runtime,
-    mounts: [mountOrchestrator, mountChat, mountJobs, mountForwarding],
+    mounts: [mountOrchestrator, mountChat, mountMcp, mountJobs, mountForwarding],
     open: [mountConsole],
     serves: [],
     // Its /openapi.json describes the whole API, each forwarded route as its owner does.

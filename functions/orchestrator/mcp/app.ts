@@ -1,0 +1,86 @@
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { readBodyText } from "../../../shared/http/body.ts";
+import { sha256Hex } from "../../../shared/hash.ts";
+import { describe } from "../../../shared/http/openapi.ts";
+import type { AppEnv } from "../../../shared/http/server.ts";
+import { LIMITS } from "../../../shared/limits.ts";
+import { createMcpServer } from "./server.ts";
+
+/** What `/openapi.json` says of the body: a JSON-RPC 2.0 message, or a batch of them. */
+const rpcMessageSchema = z.looseObject({
+  jsonrpc: z.literal("2.0"),
+  id: z.union([z.string(), z.number()]).optional(),
+  method: z.string().optional(),
+  params: z.record(z.string(), z.unknown()).optional(),
+}).meta({ description: "A JSON-RPC 2.0 request, notification or response (MCP's messages)" });
+
+/** A JSON-RPC error outside any call (no id): what the SDK's transport answers with too. */
+function rpcError(c: Context, status: 400 | 405, code: number, message: string) {
+  return c.json({ jsonrpc: "2.0", error: { code, message }, id: null }, status);
+}
+
+/** Who is calling, for cancellations: a hash, so no key reaches the cache's key names. */
+async function callerOf(c: Context<AppEnv>): Promise<string> {
+  return (await sha256Hex(c.req.header("authorization") ?? "anonymous")).slice(0, 32);
+}
+
+/**
+ * `/mcp`: the Model Context Protocol over Streamable HTTP, on the official
+ * SDK's web-standard transport, stateless: each POST gets a new server and
+ * transport, so any process or isolate answers any request (Workers, Deno
+ * Deploy). Auth, rate limits, the Origin check and the body limit are the
+ * app's, as on every route; `GET` (a standalone event stream) and `DELETE`
+ * (ending a session) have no meaning without sessions and answer 405.
+ */
+export function mountMcp(app: Hono<AppEnv>): void {
+  app.post(
+    "/mcp",
+    describe({
+      tag: "orchestrator",
+      summary: "Model Context Protocol (Streamable HTTP)",
+      description: "JSON-RPC messages of the Model Context Protocol, stateless: tools `search`, " +
+        "`ask`, `rerank` and `ingest` (not with `MCP_READ_ONLY=true`), documents as " +
+        "`sift://<namespace>/<id>` resources. Replies are JSON or an event stream " +
+        "(`text/event-stream`, with progress notifications) as the client accepts. Use an " +
+        "MCP client (see the README), not this description.",
+      body: z.union([rpcMessageSchema, z.array(rpcMessageSchema)]),
+      responses: {
+        200: { description: "A JSON-RPC response, or an event stream of JSON-RPC messages" },
+        202: { description: "A notification or response was accepted" },
+        406: {
+          description: "`Accept` must list both application/json and text/event-stream",
+        },
+      },
+    }),
+    async (c) => {
+      const text = await readBodyText(c.req.raw, LIMITS.ingestBodyBytes);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return rpcError(c, 400, -32700, "Parse error: the body is not JSON");
+      }
+      const server = createMcpServer({
+        steps: c.var.steps,
+        cache: c.var.deps.cache,
+        caller: await callerOf(c),
+        readOnly: c.var.config.mcpReadOnly,
+      });
+      // No sessionIdGenerator: stateless, no session id is issued or expected.
+      const transport = new WebStandardStreamableHTTPServerTransport({});
+      await server.connect(transport);
+      // Closed with the request: a client that leaves ends this server's work.
+      c.req.raw.signal.addEventListener("abort", () => void server.close(), { once: true });
+      return await transport.handleRequest(c.req.raw, { parsedBody: parsed });
+    },
+  );
+  for (const method of ["GET", "DELETE"] as const) {
+    app.on(method, "/mcp", (c) => {
+      c.header("allow", "POST");
+      return rpcError(c, 405, -32000, "Method not allowed: this server is stateless (POST only)");
+    });
+  }
+}

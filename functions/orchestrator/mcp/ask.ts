@@ -1,0 +1,135 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp";
+import { z } from "zod";
+import { metadataFilterSchema, namespaceSchema, querySchema } from "../../../shared/schemas.ts";
+import { StepClock } from "../../../shared/steps/clock.ts";
+import type { SearchHit } from "../../../shared/vector/port.ts";
+import { pipelineSchema } from "../app.ts";
+import { CHAT_PRESETS } from "../chat/presets.ts";
+import { runQuery } from "../query.ts";
+import { callSignal } from "./cancel.ts";
+import type { McpContext } from "./context.ts";
+import { progressReporter } from "./progress.ts";
+import { toolError, toolResult } from "./results.ts";
+import { passageOf, passageSchema } from "./search.ts";
+import { resourceUri } from "./uri.ts";
+
+/** The chat presets (`sift-two-turn` is `two-turn` here): one pipeline each. */
+export const ASK_PRESETS = Object.keys(CHAT_PRESETS).map((name) => name.replace(/^sift-/, "")) as [
+  string,
+  ...string[],
+];
+
+const askInput = {
+  query: querySchema,
+  preset: z.enum(ASK_PRESETS, { error: `must be one of ${ASK_PRESETS.join(", ")}` })
+    .default("two-turn").meta({
+      description: "The pipeline: none (retrieve, answer), one-turn or two-turn (REBEL " +
+        "rerank), relevance, item (ITEM), tot (ToT-RAG), fusion (RAG-Fusion retrieval)...",
+    }),
+  namespace: namespaceSchema,
+  filter: metadataFilterSchema.optional(),
+};
+
+const citationSchema = z.object({
+  index: z.number().int().meta({ description: "The `[n]` in the answer" }),
+  id: z.string().optional(),
+  doc_id: z.string().optional(),
+  title: z.string().optional(),
+  url: z.string().optional(),
+  uri: z.string().optional().meta({ description: "Open it with resources/read" }),
+});
+
+const askOutput = {
+  answer: z.string(),
+  answered: z.boolean().meta({ description: "False when the documents do not answer it" }),
+  citations: z.array(citationSchema),
+  sources: z.array(passageSchema.extend({ index: z.number().int() })),
+  preset: z.string(),
+  steps: z.array(z.looseObject({ name: z.string(), via: z.string() })).meta({
+    description: "Each step: when it ran, its tokens, and `via` (in-process, binding or http)",
+  }),
+};
+
+type Answered = { answer: string; answered: boolean; citations: { index: number }[] };
+
+/** What each pipeline event tells a client watching the progress. */
+function progressMessage(event: string, data: unknown): string | undefined {
+  const record = (data ?? {}) as Record<string, unknown>;
+  const count = (field: string) => Array.isArray(record[field]) ? record[field].length : 0;
+  if (event === "retrieval-end") return `retrieval done: ${count("results")} passages`;
+  if (event === "rubric-end") {
+    const criteria = (record.rubric as { criteria?: { name: string }[] } | undefined)?.criteria;
+    return `rubric: ${(criteria ?? []).map((criterion) => criterion.name).join(", ")}`;
+  }
+  if (event === "rerank-end") {
+    return `reranked: kept ${count("results")}, discarded ${count("discarded")}`;
+  }
+  if (event === "answer-delta") return String(record.text ?? "");
+  return undefined;
+}
+
+/**
+ * `ask`: a cited answer through the `/v1/query` pipeline of a chat preset,
+ * with progress notifications as each stage ends and as answer text arrives.
+ */
+export function registerAsk(server: McpServer, context: McpContext): void {
+  server.registerTool("ask", {
+    title: "Ask a question",
+    description: "Answers a question from the documents, citing them as [n]: retrieval, " +
+      "optional reranking (the preset), then a grounded answer. Citations carry sift:// URIs " +
+      "that resources/read opens. Sends progress (retrieval, rubric, rerank, answer tokens).",
+    inputSchema: askInput,
+    outputSchema: askOutput,
+    annotations: {
+      title: "Ask a question",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+  }, async (args, extra) => {
+    const call = callSignal(context, extra);
+    const report = progressReporter(extra);
+    try {
+      const pipeline = pipelineSchema.parse({
+        ...CHAT_PRESETS[`sift-${args.preset}`]!.pipeline,
+        namespace: args.namespace,
+        ...(args.filter ? { filter: args.filter } : {}),
+      });
+      const clock = new StepClock();
+      let documents: readonly SearchHit[] = [];
+      let answered: Answered | undefined;
+      await runQuery({ ...context.steps, signal: call.signal }, {
+        query: args.query,
+        pipeline,
+        onAnswerDocuments: (given) => (documents = given),
+      }, async (event, data) => {
+        if (event === "answer-end") answered = data as Answered;
+        const message = progressMessage(event, data);
+        if (message) await report(message);
+      }, clock);
+      if (!answered) throw new Error("the pipeline ended without an answer");
+      const sources = documents.map((hit, i) => ({
+        index: i + 1,
+        ...passageOf(hit, args.namespace),
+      }));
+      const citations = answered.citations.map((citation) => {
+        const source = sources[citation.index - 1];
+        return { ...citation, ...(source ? { uri: resourceUri(args.namespace, source.id) } : {}) };
+      });
+      const cited = citations.map((citation) => `[${citation.index}] ${citation.uri ?? ""}`);
+      return toolResult({
+        answer: answered.answer,
+        answered: answered.answered,
+        citations,
+        sources,
+        preset: args.preset,
+        steps: clock.steps,
+      }, cited.length ? `${answered.answer}\n\n${cited.join("\n")}` : answered.answer);
+    } catch (error) {
+      return toolError(error, call.signal);
+    } finally {
+      call.stop();
+    }
+  });
+}

@@ -1,0 +1,97 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp";
+import { z } from "zod";
+import { LIMITS } from "../../../shared/limits.ts";
+import { namespaceSchema } from "../../../shared/schemas.ts";
+import { callStep } from "../../../shared/steps/call.ts";
+import { resolveStep } from "../../../shared/steps/transport.ts";
+import { callSignal } from "./cancel.ts";
+import type { McpContext } from "./context.ts";
+import { toolError, toolResult } from "./results.ts";
+import { resourceUri } from "./uri.ts";
+
+/**
+ * `POST /v1/documents`' fields. The embed function owns the full schema (dates
+ * in the future, chunking bounds) and checks every call again; its 400 names
+ * the field, and comes back as the tool's error.
+ */
+const ingestInput = {
+  documents: z.array(
+    z.object({
+      id: z.string().regex(/^[A-Za-z0-9._:\-]{1,200}$/, {
+        error: "must be 1-200 letters, digits, '.', '_', ':' or '-'",
+      }).optional().meta({ description: "Ingesting an id again replaces its chunks" }),
+      text: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" })
+        .max(LIMITS.documentChars, {
+          error: `must be at most ${LIMITS.documentChars} characters`,
+        }),
+      title: z.string().max(1000).optional(),
+      url: z.string().max(2000).optional(),
+      published: z.string().max(100).optional(),
+      authors: z.union([z.string().max(2000), z.array(z.string().max(200)).max(100)]).optional(),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+    }),
+    { error: "must be an array of documents" },
+  ).min(1, { error: "must hold at least one document" }).max(LIMITS.documentsPerIngest, {
+    error: `must hold at most ${LIMITS.documentsPerIngest} documents per call`,
+  }),
+  namespace: namespaceSchema,
+};
+
+const ingestReplySchema = z.object({
+  namespace: z.string(),
+  documents: z.array(z.object({ id: z.string(), chunks: z.number().int() })),
+  chunks: z.number().int(),
+});
+
+const ingestOutput = {
+  namespace: z.string(),
+  documents: z.array(z.object({ id: z.string(), chunks: z.number().int(), uri: z.string() })),
+  chunks: z.number().int(),
+};
+
+/**
+ * `ingest`: documents into a namespace through the embed function. A write,
+ * but not a destructive one: ingesting an id again replaces its chunks, so
+ * the same call twice leaves the same index (idempotent).
+ */
+export function registerIngest(server: McpServer, context: McpContext): void {
+  server.registerTool("ingest", {
+    title: "Ingest documents",
+    description: "Adds documents to a namespace: chunked, embedded and indexed. A document " +
+      "whose id exists already has its chunks replaced.",
+    inputSchema: ingestInput,
+    outputSchema: ingestOutput,
+    annotations: {
+      title: "Ingest documents",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  }, async (args, extra) => {
+    const call = callSignal(context, extra);
+    try {
+      const steps = { ...context.steps, signal: call.signal };
+      const reply = await callStep(resolveStep("EMBED", steps), "/v1/documents", args, {
+        schema: ingestReplySchema,
+        context: steps,
+        timeoutMs: steps.config.steps.timeoutMs,
+      });
+      const documents = reply.documents.map((document) => ({
+        ...document,
+        uri: resourceUri(reply.namespace, document.id),
+      }));
+      return toolResult(
+        { ...reply, documents },
+        `Ingested ${documents.length} document(s), ${reply.chunks} chunk(s), into ` +
+          `${reply.namespace}:\n${
+            documents.map((d) => `${d.uri} (${d.chunks} chunks)`).join("\n")
+          }`,
+      );
+    } catch (error) {
+      return toolError(error, call.signal);
+    } finally {
+      call.stop();
+    }
+  });
+}
