@@ -97,7 +97,13 @@ export const rerankResultSchema = z.object({
   degraded: z.literal(true).optional(),
 });
 
-export const discardedSchema = z.object({ index: z.number().int(), reason: z.string() });
+export const discardedSchema = z.object({
+  index: z.number().int(),
+  reason: z.string(),
+  relevance_score: z.number().optional().meta({
+    description: "The final score it would have had (REBEL's strategies)",
+  }),
+});
 
 export const citationSchema = z.object({
   index: z.number().int().meta({

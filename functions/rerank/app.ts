@@ -2,13 +2,14 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
-import { readJson, readRawJson, validate } from "../../shared/http/validate.ts";
+import { readJson } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
-import { MAX_WEIGHT, maxFinalScore, rubricSchema } from "../../shared/rerank/rubric.ts";
+import { MAX_WEIGHT, rubricSchema } from "../../shared/rerank/rubric.ts";
 import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
 import { inlineDocumentSchema, querySchema, withoutReservedKeys } from "../../shared/schemas.ts";
 import { rerank } from "./rerank.ts";
+import { COHERE_MODELS, cohereResults, cohereSchema, rankedTexts, strategyOf } from "./cohere.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { cohereRerankResponseSchema, rerankResponseSchema } from "./responses.ts";
 import { itemOptionsSchema } from "../../shared/rerank/item-options.ts";
@@ -58,38 +59,6 @@ const rerankSchema = z.strictObject({
       "dimensions, `dimensions.level2` two similarity dimensions (else each level's agent " +
       "picks); `unit` passage (default) or sentence.",
   }),
-});
-
-/** Cohere's v2 model names, each a sift strategy. */
-const COHERE_MODELS: Record<string, RerankStrategy> = {
-  "sift-one-turn": "one-turn",
-  "sift-two-turn": "two-turn",
-  "sift-relevance": "relevance",
-  "sift-two-turn-relevance": "two-turn-relevance",
-  "sift-item": "item",
-  "sift-tot": "tot",
-};
-
-/** One document's text; a longer one would hold every prompt (and the event loop) up. */
-const cohereDocumentText = z.string().min(1, { error: "must not be empty" }).max(
-  LIMITS.rerankDocumentChars,
-  { error: `must be at most ${LIMITS.rerankDocumentChars} characters` },
-);
-
-const cohereSchema = z.strictObject({
-  model: z.string({ error: "must be a string" }),
-  query: querySchema,
-  documents: z.array(
-    z.union([
-      cohereDocumentText,
-      z.strictObject({ text: cohereDocumentText }).transform((d) => d.text),
-    ], {
-      error: `must be a string or {text} of 1 to ${LIMITS.rerankDocumentChars} characters`,
-    }),
-    { error: "must be an array of strings" },
-  ).min(1, { error: "must hold at least one document" }).max(LIMITS.rerankDocuments),
-  top_n: z.number().int().min(1).optional(),
-  max_tokens_per_doc: z.number().int().positive().optional(),
 });
 
 function toDocuments(documents: z.infer<typeof inlineDocumentSchema>[]) {
@@ -152,55 +121,37 @@ export function mountRerank(app: Hono<AppEnv>): void {
       tag: "rerank",
       summary: "Rerank, Cohere v2-compatible",
       description: `\`model\` names the strategy: ${Object.keys(COHERE_MODELS).join(", ")}. ` +
-        "Scores are in [0, 1]: the final score over the most the rubric allows; for " +
-        "`sift-item`, the utility set's scores are above 0.5 and the others' below; for " +
-        "`sift-tot`, the mean level-2 (similarity) score, and passages the tree dropped are " +
-        "left out.",
+        "Answers `min(top_n, documents.length)` results (all without `top_n`), best first, " +
+        "for every model. Scores are in [0, 1]: the final score over the most the rubric " +
+        "allows; for `sift-item`, the utility set's scores are above 0.5 and the others' " +
+        "below; for `sift-tot`, the mean level-2 (similarity) score. Documents the strategy " +
+        "discards (REBEL's relevance threshold, the tree's screening) come after the kept " +
+        "ones, scored below every kept score, and `discarded` says which and why; " +
+        '`discarded: "omit"` leaves them out instead. Unknown fields are refused.',
       body: cohereSchema,
       responses: { 200: json("Best first", cohereRerankResponseSchema) },
       errors: [502],
     }),
     async (c) => {
-      const raw = await readRawJson(c, { maxBytes: LIMITS.ingestBodyBytes });
-      const body = validate(cohereSchema, raw);
-      // An own key only: "constructor" or "toString" must not find Object's.
-      const strategy = Object.hasOwn(COHERE_MODELS, body.model)
-        ? COHERE_MODELS[body.model]
-        : undefined;
-      if (!strategy) {
-        throw new InvalidRequestError(
-          `model: unknown model "${body.model}"; valid models: ${
-            Object.keys(COHERE_MODELS).join(", ")
-          }`,
-        );
-      }
-      checkItemRequest({ strategy, documents: body.documents });
-      checkTotRequest({ strategy, documents: body.documents });
+      const body = await readJson(c, cohereSchema, { maxBytes: LIMITS.ingestBodyBytes });
+      const strategy = strategyOf(body.model);
+      const texts = rankedTexts(body);
+      checkItemRequest({ strategy, documents: texts });
+      checkTotRequest({ strategy, documents: texts });
       const reranked = await rerank(c.var.deps, {
         query: body.query,
-        documents: body.documents.map((text) => ({ text })),
+        documents: texts.map((text) => ({ text })),
         strategy,
-        top_n: body.top_n,
+        // All of them: the discarded ones may still fill top_n.
+        top_n: undefined,
         explain: false,
         batch_size: DEFAULT_BATCH_SIZE,
         trusted_sources: c.var.config.sourceTrust,
       }, c.req.raw.signal);
-      // Cohere's scores are in [0, 1]: the final score over the most the rubric allows.
-      // ITEM's scores are in (0, 1] already, the utility set above 0.5 (item/score.ts).
-      // ToT's are the mean level-2 score, in [0, 1] already.
-      const scale = strategy === "item" || strategy === "tot"
-        ? 1
-        : reranked.rubric
-        ? maxFinalScore(reranked.rubric)
-        : 10;
+      const { results, discarded } = cohereResults(reranked, strategy, body);
       return c.json({
         id: crypto.randomUUID(),
-        results: reranked.results.map((result) => ({
-          index: result.index,
-          relevance_score: result.relevance_score === null
-            ? 0
-            : Math.min(1, Math.max(0, result.relevance_score / scale)),
-        })),
+        results,
         meta: {
           api_version: { version: "2" },
           billed_units: { search_units: 1 },
@@ -210,6 +161,7 @@ export function mountRerank(app: Hono<AppEnv>): void {
             }
             : {}),
         },
+        discarded,
       });
     },
   );

@@ -33,16 +33,22 @@ export const rerankResponseSchema = z.object({
   }),
 });
 
-/** `POST /v2/rerank`: Cohere v2's shape. */
+/** `POST /v2/rerank`: Cohere v2's shape, and `discarded`, sift's extension. */
 export const cohereRerankResponseSchema = z.object({
   id: z.string(),
   results: z.array(z.object({
     index: z.number().int(),
     relevance_score: z.number().min(0).max(1),
-  })),
+    document: z.union([z.object({ text: z.string() }), z.record(z.string(), z.string())])
+      .optional().meta({ description: "With `return_documents: true`: the document as sent" }),
+  })).meta({ description: "Best first: `min(top_n, documents.length)` of them" }),
   meta: z.object({
     api_version: z.object({ version: z.string() }),
     billed_units: z.object({ search_units: z.number() }),
     warnings: z.array(z.string()).optional(),
+  }),
+  discarded: z.array(z.object({ index: z.number().int(), reason: z.string() })).meta({
+    description: "sift's extension: the documents the strategy discarded and why; unless " +
+      '`discarded: "omit"`, they are in `results` after every kept one',
   }),
 });

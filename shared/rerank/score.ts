@@ -10,7 +10,8 @@ export type RankedDocument = {
   degraded?: true;
 };
 
-export type Discarded = { index: number; reason: string };
+/** A document left out, with why; REBEL's carry the final score they would have had. */
+export type Discarded = { index: number; reason: string; relevance_score?: number };
 
 const round = (value: number) => Math.round(value * 1e6) / 1e6;
 
@@ -52,6 +53,7 @@ export function rankJudgments(
         index,
         reason:
           `relevance ${scores.relevance} is below the threshold ${rubric.relevance_threshold}`,
+        relevance_score: scores.final,
       });
       continue;
     }

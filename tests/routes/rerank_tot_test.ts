@@ -240,12 +240,30 @@ Deno.test("POST /v2/rerank sift-tot scores are the mean level-2 scores of what t
   const native = await rerankTot({ documents });
   const response = await post("/v2/rerank", { model: "sift-tot", query: RERANK_QUERY, documents });
   assert.equal(response.status, 200);
-  const cohere = await response.json() as { results: { index: number; relevance_score: number }[] };
+  const cohere = await response.json() as {
+    results: { index: number; relevance_score: number }[];
+    discarded: { index: number; reason: string }[];
+  };
+  const kept = native.results.map((r) => ({ index: r.index, relevance_score: r.relevance_score }));
+  assert.deepEqual(cohere.results.slice(0, kept.length), kept);
+  assert.ok(kept.length < documents.length, "the tree dropped documents");
+  // The dropped ones follow, below every kept score, and `discarded` says why.
+  assert.equal(cohere.results.length, documents.length);
   assert.deepEqual(
-    cohere.results,
-    native.results.map((r) => ({ index: r.index, relevance_score: r.relevance_score })),
+    cohere.discarded.map((entry) => entry.index).sort((a, b) => a - b),
+    native.discarded.map((entry) => entry.index).sort((a, b) => a - b),
   );
-  assert.ok(cohere.results.length < documents.length, "dropped documents are left out");
+  const lowest = Math.min(...kept.map((result) => result.relevance_score));
+  for (const result of cohere.results.slice(kept.length)) {
+    assert.ok(result.relevance_score < lowest, JSON.stringify(result));
+  }
+  const omitted = await post("/v2/rerank", {
+    model: "sift-tot",
+    query: RERANK_QUERY,
+    documents,
+    discarded: "omit",
+  });
+  assert.deepEqual((await omitted.json() as typeof cohere).results, kept);
 });
 
 async function appWithRerankCorpus() {
