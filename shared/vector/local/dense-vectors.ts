@@ -48,8 +48,9 @@ export type SlotScore = { slot: number; score: number };
  * a vector to about 1e-6), and past a few thousand rows a bit code per row
  * (`BitCodes`). A search asks the codes for the nearest few thousand rows by
  * Hamming distance, scores those with the int8 rows, and refines the best
- * hundred with the residuals: one pass over 128 bytes per row plus a few
- * thousand dot products, instead of a float dot product with every row.
+ * hundred with the residuals: one pass over 128 bytes per row (32 bytes per
+ * row past about 130k rows, see `BitCodes`) plus a few thousand dot
+ * products, instead of a float dot product with every row.
  * Everything is 3.1 KB a 1,536-d chunk, against 6 KB as float32.
  */
 export class DenseVectors {

@@ -34,13 +34,19 @@ Deno.test("the WebAssembly kernel and the JS kernel agree on dot products and Ha
     // Hamming over 64-byte codes: the rows' bytes against the query's.
     kernel.hamming(0, 64, rows, 8192, 20000);
     const distances = new Int32Array(memory, 20000, rows).slice();
-    return { scanned, gathered, distances };
+    kernel.hammingGather(0, 64, 16384, slots.length, 8192, 20000);
+    const gatheredDistances = new Int32Array(memory, 20000, slots.length).slice();
+    return { scanned, gathered, distances, gatheredDistances };
   });
   assert.deepEqual(results[0], results[1]);
   let expected = 0;
   for (let d = 0; d < stride; d++) expected += rowBytes[17 * stride + d]! * query[d]!;
   assert.equal(results[0]!.scanned[17], expected);
   assert.equal(results[0]!.gathered[4], expected);
+  assert.deepEqual(
+    [...results[0]!.gatheredDistances],
+    [...slots].map((slot) => results[0]!.distances[slot]),
+  );
 });
 
 Deno.test("int8 rows score within 0.01 of the exact cosine, at any width", () => {
@@ -103,4 +109,35 @@ Deno.test("past CODES_FROM_ROWS the search goes through bit codes and finds what
     same += found.filter((slot) => exact.includes(slot)).length;
   }
   assert.ok(same >= 95, `${same} of 100`);
+});
+
+Deno.test("on many rows a first pass over the codes' first 256 bits keeps what the full codes pick", () => {
+  const random = mulberry32(9);
+  const width = 1024, count = 4000, wanted = 40;
+  const topics = Array.from({ length: 40 }, () => unitVector(random, width));
+  const vectors = Array.from({ length: count }, (_, slot) => {
+    const noise = unitVector(random, width);
+    const vector = topics[slot % topics.length]!.map((value, d) => value + 1.2 * noise[d]!);
+    const norm = Math.hypot(...vector);
+    return vector.map((value) => value / norm);
+  });
+  const codes = new BitCodes(new Float32Array(width));
+  vectors.forEach((vector, slot) => codes.set(slot, vector));
+  // The full codes' distances, counted here: what a single pass would rank by.
+  const sign = (vector: Float32Array) => vector.map((value) => value > 0 ? 1 : 0);
+  const signs = vectors.map(sign);
+  let kept = 0;
+  for (const slot of [0, 7, 1999, 3999]) {
+    // 40 wanted × 16 × 4 = 2,560 ≤ 4,000 rows: the first pass runs.
+    const picked = codes.nearest(vectors[slot]!, count, wanted);
+    assert.ok(picked.length >= wanted, `picked ${picked.length}`);
+    assert.ok(picked.includes(slot), "a row's own vector is always picked");
+    const query = signs[slot]!;
+    const best = signs.map((bits, row) => ({
+      row,
+      distance: bits.reduce((sum, bit, d) => sum + (bit ^ query[d]!), 0),
+    })).sort((a, b) => a.distance - b.distance || a.row - b.row).slice(0, wanted);
+    kept += best.filter(({ row }) => picked.includes(row)).length;
+  }
+  assert.ok(kept >= 0.9 * 4 * wanted, `${kept} of ${4 * wanted} full-code nearest kept`);
 });

@@ -60,7 +60,7 @@
             (local.get $stride) (local.get $query)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next))))
-  ;; out[i] = the number of bits where code i (`stride` bytes, a multiple of 64)
+  ;; out[i] = the number of bits where code i (`stride` bytes, a multiple of 32)
   ;; differs from the code at `query`, for the `count` codes from `codes` on.
   ;; Scalar i64.popcnt: x86-64 and ARM64 count a word's bits in one
   ;; instruction, where i8x16.popcnt is emulated with table lookups; measured
@@ -88,6 +88,37 @@
             (local.set $q (i32.add (local.get $q) (i32.const 32)))
             (br $words)))
         (i32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))
+          (i32.wrap_i64 (i64.add (local.get $a) (local.get $b))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next))))
+;; out[i] = the bits where code slots[i] differs from the query code, for the
+  ;; `count` slot numbers (u32) at `slots`: the second pass over the few rows a
+  ;; first pass on shorter codes let through.
+  (func (export "hammingGather") (param $codes i32) (param $stride i32) (param $slots i32) (param $count i32) (param $query i32) (param $out i32)
+    (local $i i32) (local $d i32) (local $q i32) (local $end i32) (local $a i64) (local $b i64) (local $at i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+        (local.set $at (i32.shl (local.get $i) (i32.const 2)))
+        (local.set $d (i32.add (local.get $codes)
+          (i32.mul (i32.load (i32.add (local.get $slots) (local.get $at))) (local.get $stride))))
+        (local.set $a (i64.const 0))
+        (local.set $b (i64.const 0))
+        (local.set $q (local.get $query))
+        (local.set $end (i32.add (local.get $query) (local.get $stride)))
+        (block $rowDone
+          (loop $words
+            (br_if $rowDone (i32.ge_u (local.get $q) (local.get $end)))
+            (local.set $a (i64.add (local.get $a) (i64.add
+              (i64.popcnt (i64.xor (i64.load (local.get $d)) (i64.load (local.get $q))))
+              (i64.popcnt (i64.xor (i64.load offset=8 (local.get $d)) (i64.load offset=8 (local.get $q)))))))
+            (local.set $b (i64.add (local.get $b) (i64.add
+              (i64.popcnt (i64.xor (i64.load offset=16 (local.get $d)) (i64.load offset=16 (local.get $q))))
+              (i64.popcnt (i64.xor (i64.load offset=24 (local.get $d)) (i64.load offset=24 (local.get $q)))))))
+            (local.set $d (i32.add (local.get $d) (i32.const 32)))
+            (local.set $q (i32.add (local.get $q) (i32.const 32)))
+            (br $words)))
+        (i32.store (i32.add (local.get $out) (local.get $at))
           (i32.wrap_i64 (i64.add (local.get $a) (local.get $b))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next))))

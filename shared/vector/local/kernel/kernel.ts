@@ -5,7 +5,8 @@ import { DOT_WASM_BASE64 } from "./dot-wasm.ts";
  * vector's width) with an int16 query, over one linear memory: `scan` scores
  * `count` consecutive rows, `gather` the rows whose numbers sit at `slots`;
  * `hamming` counts the differing bits of `count` consecutive bit codes and a
- * query code. Addresses are byte offsets into `memory`; results are int32 at `out`.
+ * query code, `hammingGather` of the codes whose numbers sit at `slots`.
+ * Addresses are byte offsets into `memory`; results are int32 at `out`.
  */
 export interface DotKernel {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
@@ -19,6 +20,14 @@ export interface DotKernel {
     out: number,
   ): void;
   hamming(codes: number, stride: number, count: number, query: number, out: number): void;
+  hammingGather(
+    codes: number,
+    stride: number,
+    slots: number,
+    count: number,
+    query: number,
+    out: number,
+  ): void;
 }
 
 export const PAGE_BYTES = 65536;
@@ -38,8 +47,11 @@ export function createDotKernel(initialBytes: number): DotKernel {
   if (compiled) {
     const memory = new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES });
     const instance = new WebAssembly.Instance(compiled, { env: { memory } });
-    const { scan, gather, hamming } = instance.exports as unknown as Omit<DotKernel, "memory">;
-    return { memory: memory as DotKernel["memory"], scan, gather, hamming };
+    const { scan, gather, hamming, hammingGather } = instance.exports as unknown as Omit<
+      DotKernel,
+      "memory"
+    >;
+    return { memory: memory as DotKernel["memory"], scan, gather, hamming, hammingGather };
   }
   return new JsDotKernel(pages);
 }
@@ -106,13 +118,31 @@ export class JsDotKernel implements DotKernel {
     const bytes = new Uint8Array(this.memory.buffer);
     const results = new Int32Array(this.memory.buffer, out, count);
     for (let i = 0; i < count; i++) {
-      let differing = 0;
-      for (let b = 0, at = codes + i * stride; b < stride; b++) {
-        differing += BIT_COUNTS[bytes[at + b]! ^ bytes[query + b]!]!;
-      }
-      results[i] = differing;
+      results[i] = differing(bytes, codes + i * stride, query, stride);
     }
   }
+
+  hammingGather(
+    codes: number,
+    stride: number,
+    slots: number,
+    count: number,
+    query: number,
+    out: number,
+  ): void {
+    const bytes = new Uint8Array(this.memory.buffer);
+    const numbers = new Uint32Array(this.memory.buffer, slots, count);
+    const results = new Int32Array(this.memory.buffer, out, count);
+    for (let i = 0; i < count; i++) {
+      results[i] = differing(bytes, codes + numbers[i]! * stride, query, stride);
+    }
+  }
+}
+
+function differing(bytes: Uint8Array, at: number, query: number, stride: number): number {
+  let count = 0;
+  for (let b = 0; b < stride; b++) count += BIT_COUNTS[bytes[at + b]! ^ bytes[query + b]!]!;
+  return count;
 }
 
 const BIT_COUNTS = Uint8Array.from(
