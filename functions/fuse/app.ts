@@ -49,6 +49,9 @@ const pureFusionSchema = z.strictObject({
   error: "must have one weight per ranking",
 });
 
+/** Either body of `/v1/fuse`: the one with `rankings` is checked as pure fusion. */
+const fuseBodySchema = z.union([fusionSchema, pureFusionSchema]);
+
 /** `POST /v1/search` and `POST /v1/fuse` (RAG-Fusion, or pure RRF over given rankings). */
 export function mountFuse(app: Hono<AppEnv>): void {
   app.post(
@@ -83,7 +86,7 @@ export function mountFuse(app: Hono<AppEnv>): void {
         "single rank, then by first appearance. Ties are decided on the exact sums (fractions " +
         "of `k` and the weights at their binary values), not on rounded floating-point ones; " +
         "exactly tied ids carry the same `rrf_score`.",
-      body: z.union([fusionSchema, pureFusionSchema]),
+      body: fuseBodySchema,
       responses: {
         200: json(
           "Best first",
@@ -95,7 +98,7 @@ export function mountFuse(app: Hono<AppEnv>): void {
     async (c) => {
       const raw = await readRawJson(c, { maxBytes: LIMITS.bodyBytes });
       if (raw && typeof raw === "object" && "rankings" in raw) {
-        const body = validate(pureFusionSchema, raw);
+        const body = validate(pureFusionSchema, raw, fuseBodySchema);
         const fused = reciprocalRankFusion(body.rankings, {
           k: body.rrf_k,
           ...(body.weights ? { weights: body.weights } : {}),
@@ -104,7 +107,7 @@ export function mountFuse(app: Hono<AppEnv>): void {
           results: fused.map(({ id, rrf_score, ranks }) => ({ id, rrf_score, ranks })),
         });
       }
-      const body = validate(fusionSchema, raw);
+      const body = validate(fusionSchema, raw, fuseBodySchema);
       return c.json(await ragFusion(c.var.deps, body, c.req.raw.signal));
     },
   );

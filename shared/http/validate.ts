@@ -5,20 +5,41 @@ import { readBodyBytes } from "./body.ts";
 import { requireJsonContentType } from "./content-type.ts";
 import { unknownFieldMessage } from "./unknown-fields.ts";
 
+type Issue = z.core.$ZodIssue;
+type UnknownField = { path: PropertyKey[]; key: string };
+
+/**
+ * The unknown fields among the issues: zod's `unrecognized_keys`, and inside a
+ * union that failed every option, the keys every object option refused
+ * (`dataset: {qeustions}` against `{questions}` or `{name}`).
+ */
+function unknownFieldsOf(issues: readonly Issue[], prefix: PropertyKey[] = []): UnknownField[] {
+  return issues.flatMap((issue): UnknownField[] => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === "unrecognized_keys") return issue.keys.map((key) => ({ path, key }));
+    if (issue.code !== "invalid_union") return [];
+    const objectOptions = issue.errors.filter((option) =>
+      !option.some((inner) => inner.code === "invalid_type" && inner.path.length === 0)
+    );
+    const perOption = objectOptions.map((option) => unknownFieldsOf(option, path));
+    const [first, ...rest] = perOption;
+    const id = (field: UnknownField) => [...field.path.map(String), field.key].join("\u0000");
+    return (first ?? []).filter((field) =>
+      rest.every((other) => other.some((candidate) => id(candidate) === id(field)))
+    );
+  });
+}
+
 /**
  * One line per problem, each naming the field: `documents.0.text: must not be
  * empty`. Unknown fields come first, each with the field probably meant when
  * `schema` (the one that failed) has one close to it.
  */
 export function describeIssues(error: z.ZodError, schema?: z.ZodType): string {
-  const unknown = error.issues.flatMap((issue) =>
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) =>
-        schema
-          ? unknownFieldMessage(schema, issue.path, key)
-          : `unknown field "${[...issue.path.map(String), key].join(".")}"`
-      )
-      : []
+  const unknown = unknownFieldsOf(error.issues).map(({ path, key }) =>
+    schema
+      ? unknownFieldMessage(schema, path, key)
+      : `unknown field "${[...path.map(String), key].join(".")}"`
   );
   const others = error.issues
     .filter((issue) => issue.code !== "unrecognized_keys")
@@ -65,10 +86,14 @@ export async function readJson<T>(
   return validate(schema, await readRawJson(c, options));
 }
 
-/** Checks a value against a schema; 400 naming the field when it does not fit. */
-export function validate<T>(schema: z.ZodType<T>, value: unknown): T {
+/**
+ * Checks a value against a schema; 400 naming the field when it does not fit.
+ * `known`: the schema whose fields an unknown one is compared with, when the
+ * route picked `schema` among several (`/v1/fuse`'s two bodies).
+ */
+export function validate<T>(schema: z.ZodType<T>, value: unknown, known?: z.ZodType): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new InvalidRequestError(describeIssues(parsed.error, schema));
+  if (!parsed.success) throw new InvalidRequestError(describeIssues(parsed.error, known ?? schema));
   return parsed.data;
 }
 
