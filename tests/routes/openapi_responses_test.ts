@@ -300,6 +300,22 @@ Deno.test("every documented JSON and event-stream reply matches its schema", asy
   await get(`/v1/evaluations/${started.id}/report?format=json`, "/v1/evaluations/{id}/report");
   await get("/v1/evaluations/missing", "/v1/evaluations/{id}", 404);
 
+  // MCP: each message of the event stream (progress, then the result) is a JSON-RPC message.
+  const mcp = (body: unknown) =>
+    call("POST", "/mcp", body, { accept: "application/json, text/event-stream" });
+  await check.reply(
+    "/mcp",
+    "post",
+    await mcp({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "ask", arguments: { query: QUERY }, _meta: { progressToken: 1 } },
+    }),
+    200,
+  );
+  await check.reply("/mcp", "post", await mcp({ jsonrpc: "2.0", id: 1 }), 400);
+
   // Every documented operation was called at least once.
   const documented = Object.entries(document.paths)
     .flatMap(([path, item]) =>

@@ -3,19 +3,23 @@ import { z } from "zod";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { readBodyText } from "../../../shared/http/body.ts";
+import { requireJsonContentType } from "../../../shared/http/content-type.ts";
 import { sha256Hex } from "../../../shared/hash.ts";
-import { describe } from "../../../shared/http/openapi.ts";
+import { dataStreamContent, describe, jsonContent } from "../../../shared/http/openapi.ts";
 import type { AppEnv } from "../../../shared/http/server.ts";
 import { LIMITS } from "../../../shared/limits.ts";
+import { errorBodySchema } from "../../../shared/responses.ts";
 import { createMcpServer } from "./server.ts";
 
-/** What `/openapi.json` says of the body: a JSON-RPC 2.0 message, or a batch of them. */
+/** What `/openapi.json` says of a message: JSON-RPC 2.0 (a request, notification or response). */
 const rpcMessageSchema = z.looseObject({
   jsonrpc: z.literal("2.0"),
-  id: z.union([z.string(), z.number()]).optional(),
+  id: z.union([z.string(), z.number(), z.null()]).optional(),
   method: z.string().optional(),
   params: z.record(z.string(), z.unknown()).optional(),
-}).meta({ description: "A JSON-RPC 2.0 request, notification or response (MCP's messages)" });
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: z.looseObject({ code: z.number().int(), message: z.string() }).optional(),
+}).meta({ description: "A JSON-RPC 2.0 message of the Model Context Protocol" });
 
 /** A JSON-RPC error outside any call (no id): what the SDK's transport answers with too. */
 function rpcError(c: Context, status: 400 | 405, code: number, message: string) {
@@ -36,6 +40,14 @@ async function callerOf(c: Context<AppEnv>): Promise<string> {
  * (ending a session) have no meaning without sessions and answer 405.
  */
 export function mountMcp(app: Hono<AppEnv>): void {
+  // Middleware, not routes: they are not operations of the API, only the protocol's refusals.
+  app.use("/mcp/*", async (c, next) => {
+    if (c.req.path !== "/mcp" || (c.req.method !== "GET" && c.req.method !== "DELETE")) {
+      return await next();
+    }
+    c.header("allow", "POST");
+    return rpcError(c, 405, -32000, "Method not allowed: this server is stateless (POST only)");
+  });
   app.post(
     "/mcp",
     describe({
@@ -48,14 +60,20 @@ export function mountMcp(app: Hono<AppEnv>): void {
         "MCP client (see the README), not this description.",
       body: z.union([rpcMessageSchema, z.array(rpcMessageSchema)]),
       responses: {
-        200: { description: "A JSON-RPC response, or an event stream of JSON-RPC messages" },
-        202: { description: "A notification or response was accepted" },
+        200: {
+          description: "The JSON-RPC response, or an event stream of JSON-RPC messages (progress " +
+            "notifications, then the response). A body of notifications alone gets 202, empty",
+          content: { ...jsonContent(rpcMessageSchema), ...dataStreamContent(rpcMessageSchema) },
+        },
         406: {
           description: "`Accept` must list both application/json and text/event-stream",
         },
       },
+      // The shell's refusals (401, 403, 413, 415, 429) are sift's; the protocol's are JSON-RPC's.
+      errorBody: z.union([errorBodySchema, rpcMessageSchema]),
     }),
     async (c) => {
+      requireJsonContentType(c.req.raw);
       const text = await readBodyText(c.req.raw, LIMITS.ingestBodyBytes);
       let parsed: unknown;
       try {
@@ -77,10 +95,4 @@ export function mountMcp(app: Hono<AppEnv>): void {
       return await transport.handleRequest(c.req.raw, { parsedBody: parsed });
     },
   );
-  for (const method of ["GET", "DELETE"] as const) {
-    app.on(method, "/mcp", (c) => {
-      c.header("allow", "POST");
-      return rpcError(c, 405, -32000, "Method not allowed: this server is stateless (POST only)");
-    });
-  }
 }

@@ -43,7 +43,10 @@ const askOutput = {
   answer: z.string(),
   answered: z.boolean().meta({ description: "False when the documents do not answer it" }),
   citations: z.array(citationSchema),
-  sources: z.array(passageSchema.extend({ index: z.number().int() })),
+  sources: z.array(passageSchema.extend({ index: z.number().int() })).meta({
+    description: "The passages the answer was given: `[n]` cites `sources[n - 1]`; `score` is " +
+      "the rerank's final score, else retrieval's",
+  }),
   preset: z.string(),
   steps: z.array(z.looseObject({ name: z.string(), via: z.string() })).meta({
     description: "Each step: when it ran, its tokens, and `via` (in-process, binding or http)",
@@ -51,6 +54,18 @@ const askOutput = {
 };
 
 type Answered = { answer: string; answered: boolean; citations: { index: number }[] };
+
+/** Final scores by chunk id from a `rerank-end` event: a source's score is its rerank's. */
+function rerankScores(data: unknown): Map<string, number> {
+  const results = (data as { results?: unknown } | undefined)?.results;
+  const scores = new Map<string, number>();
+  for (const result of Array.isArray(results) ? results : []) {
+    if (typeof result?.id === "string" && typeof result.relevance_score === "number") {
+      scores.set(result.id, result.relevance_score);
+    }
+  }
+  return scores;
+}
 
 /** What each pipeline event tells a client watching the progress. */
 function progressMessage(event: string, data: unknown): string | undefined {
@@ -99,12 +114,14 @@ export function registerAsk(server: McpServer, context: McpContext): void {
       const clock = new StepClock();
       let documents: readonly SearchHit[] = [];
       let answered: Answered | undefined;
+      let scores = new Map<string, number>();
       await runQuery({ ...context.steps, signal: call.signal }, {
         query: args.query,
         pipeline,
         onAnswerDocuments: (given) => (documents = given),
       }, async (event, data) => {
         if (event === "answer-end") answered = data as Answered;
+        if (event === "rerank-end") scores = rerankScores(data);
         const message = progressMessage(event, data);
         if (message) await report(message);
       }, clock);
@@ -112,6 +129,7 @@ export function registerAsk(server: McpServer, context: McpContext): void {
       const sources = documents.map((hit, i) => ({
         index: i + 1,
         ...passageOf(hit, args.namespace),
+        score: scores.get(hit.id) ?? hit.score,
       }));
       const citations = answered.citations.map((citation) => {
         const source = sources[citation.index - 1];
