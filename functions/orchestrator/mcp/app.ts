@@ -9,6 +9,7 @@ import { dataStreamContent, describe, jsonContent } from "../../../shared/http/o
 import type { AppEnv } from "../../../shared/http/server.ts";
 import { LIMITS } from "../../../shared/limits.ts";
 import { errorBodySchema } from "../../../shared/responses.ts";
+import { originOf } from "../../../shared/ratelimit/origin.ts";
 import { createMcpServer } from "./server.ts";
 
 /** What `/openapi.json` says of a message: JSON-RPC 2.0 (a request, notification or response). */
@@ -26,9 +27,15 @@ function rpcError(c: Context, status: 400 | 405, code: number, message: string) 
   return c.json({ jsonrpc: "2.0", error: { code, message }, id: null }, status);
 }
 
-/** Who is calling, for cancellations: a hash, so no key reaches the cache's key names. */
+/**
+ * Who is calling, for cancellations (JSON-RPC ids are unique per client only):
+ * the key and the client's address, hashed, so neither reaches the cache's key names.
+ */
 async function callerOf(c: Context<AppEnv>): Promise<string> {
-  return (await sha256Hex(c.req.header("authorization") ?? "anonymous")).slice(0, 32);
+  const origin = originOf(c.req.raw);
+  const address = origin.kind === "external" ? origin.address ?? "" : origin.kind;
+  const key = c.req.header("authorization") ?? "";
+  return (await sha256Hex(`${key}\n${address}`)).slice(0, 32);
 }
 
 /**
