@@ -10,11 +10,20 @@ import {
   answerStep,
   fuseStep,
   type GeneratedRubric,
+  type Reranked,
   rerankStep,
   type Retrieved,
   rubricStep,
   searchStep,
 } from "./steps.ts";
+
+/** The rerank step's reply when retrieval found nothing. */
+const NOTHING_RERANKED: Reranked = {
+  results: [],
+  discarded: [],
+  degraded: false,
+  usage: { tokens_in: 0, tokens_out: 0 },
+};
 
 /** A retrieved chunk as the answer and rerank functions take it: id, text, metadata. */
 function toInlineDocument(hit: SearchHit) {
@@ -74,7 +83,9 @@ export async function runQuery(
       });
     }
     const step = resolveStep("RERANK", context);
-    const reranked = await clock.run(
+    // Nothing retrieved (an empty namespace, a filter nothing matches): nothing to rerank,
+    // and the rerank route refuses an empty list, so the step is not called.
+    const reranked = hits.length === 0 ? NOTHING_RERANKED : await clock.run(
       "rerank",
       step.via,
       () =>

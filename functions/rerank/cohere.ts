@@ -29,7 +29,12 @@ const cohereDocumentText = z.string({ error: "must be a string" })
  * (`priority` accepted and ignored), and `discarded`, sift's own.
  */
 export const cohereSchema = z.strictObject({
-  model: z.string({ error: "must be a string" }),
+  model: z.enum(Object.keys(COHERE_MODELS) as [string, ...string[]], {
+    error: (issue) =>
+      `unknown model ${JSON.stringify(issue.input)}; valid models: ${
+        Object.keys(COHERE_MODELS).join(", ")
+      }`,
+  }).meta({ description: "The strategy" }),
   query: querySchema,
   documents: z.array(
     z.union([cohereDocumentText, z.record(z.string(), cohereDocumentText)], {
@@ -87,7 +92,9 @@ export function rankedTexts(body: CohereRequest): string[] {
     else if (body.rank_fields) {
       text = body.rank_fields.map((field) => {
         if (!Object.hasOwn(document, field)) {
-          throw new InvalidRequestError(`documents.${index}.${field}: missing (a rank field)`);
+          throw new InvalidRequestError(
+            `rank_fields: documents.${index} has no field ${JSON.stringify(field)}`,
+          );
         }
         return `${field}: ${document[field]}`;
       }).join("\n");

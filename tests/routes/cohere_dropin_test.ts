@@ -138,7 +138,10 @@ Deno.test("/v2/rerank ranks object documents on rank_fields and cuts them at max
     rank_fields: ["body"],
   });
   assert.equal(missing.status, 400);
-  assert.match((await missing.json() as ErrorBody).error.message, /^documents\.0\.body: missing/);
+  assert.match(
+    (await missing.json() as ErrorBody).error.message,
+    /^rank_fields: documents\.0 has no field "body"/,
+  );
 });
 
 Deno.test("/v2/rerank refuses a field Cohere does not document, naming it; priority is accepted", async () => {

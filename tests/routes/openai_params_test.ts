@@ -120,3 +120,13 @@ Deno.test("/v1/embeddings refuses an unknown parameter in OpenAI's words", async
     'Unrecognized request argument supplied: modle (did you mean "model"?)',
   );
 });
+
+Deno.test("a rerank preset over a namespace with nothing in it answers 200, not a 502 (found by the property test)", async () => {
+  const { post } = testApp();
+  const response = await post("/v1/chat/completions", {
+    model: "sift-one-turn",
+    messages: MESSAGES,
+    namespace: "empty",
+  });
+  assert.equal(response.status, 200, await response.clone().text());
+});

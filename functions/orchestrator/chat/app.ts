@@ -1,4 +1,5 @@
 import type { Context, Hono } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../../../shared/http/server.ts";
 import { readRawJson } from "../../../shared/http/validate.ts";
 import { LIMITS } from "../../../shared/limits.ts";
@@ -103,7 +104,8 @@ export function mountChat(app: Hono<AppEnv>): void {
             "`data:` lines are `chat.completion.chunk`s, ending with `data: [DONE]`",
           content: {
             ...jsonContent(chatCompletionSchema),
-            ...dataStreamContent(chatCompletionChunkSchema),
+            // A failure after the stream opened is one `{"error": ...}` line, as OpenAI's.
+            ...dataStreamContent(z.union([chatCompletionChunkSchema, openAIErrorSchema])),
           },
         },
       },
