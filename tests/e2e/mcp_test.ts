@@ -144,6 +144,12 @@ Deno.test("the official MCP client lists, asks, reranks, reads and is refused ov
         });
         assert.equal(empty.isError, true);
         assert.match(textOf(empty), /documents/);
+        const misspelled = await client.callTool({
+          name: "search",
+          arguments: { query: "rrf", topk: 3 },
+        });
+        assert.equal(misspelled.isError, true);
+        assert.match(textOf(misspelled), /topk/);
       });
 
       await t.step(

@@ -93,7 +93,7 @@ export function registerAsk(server: McpServer, context: McpContext): void {
     description: "Answers a question from the documents, citing them as [n]: retrieval, " +
       "optional reranking (the preset), then a grounded answer. Citations carry sift:// URIs " +
       "that resources/read opens. Sends progress (retrieval, rubric, rerank, answer tokens).",
-    inputSchema: askInput,
+    inputSchema: z.strictObject(askInput),
     outputSchema: askOutput,
     annotations: {
       title: "Ask a question",

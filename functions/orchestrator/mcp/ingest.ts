@@ -16,7 +16,7 @@ import { resourceUri } from "./uri.ts";
  */
 const ingestInput = {
   documents: z.array(
-    z.object({
+    z.strictObject({
       id: z.string().regex(/^[A-Za-z0-9._:\-]{1,200}$/, {
         error: "must be 1-200 letters, digits, '.', '_', ':' or '-'",
       }).optional().meta({ description: "Ingesting an id again replaces its chunks" }),
@@ -59,7 +59,7 @@ export function registerIngest(server: McpServer, context: McpContext): void {
     title: "Ingest documents",
     description: "Adds documents to a namespace: chunked, embedded and indexed. A document " +
       "whose id exists already has its chunks replaced.",
-    inputSchema: ingestInput,
+    inputSchema: z.strictObject(ingestInput),
     outputSchema: ingestOutput,
     annotations: {
       title: "Ingest documents",

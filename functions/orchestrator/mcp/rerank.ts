@@ -115,7 +115,7 @@ export function registerRerank(server: McpServer, context: McpContext): void {
     description: "Orders the given documents for the query by more than relevance and says " +
       "why: each document's relevance and per-criterion scores (and what each adds to its " +
       "final score), the rubric used, and the documents discarded with their reasons.",
-    inputSchema: rerankInput,
+    inputSchema: z.strictObject(rerankInput),
     outputSchema: rerankOutput,
     annotations: {
       title: "Rerank documents",

@@ -80,7 +80,7 @@ export function registerSearch(server: McpServer, context: McpContext): void {
     title: "Search documents",
     description: "Finds passages in a namespace: hybrid (BM25 + dense, fused), dense or sparse. " +
       "Each passage has its id, title, url, score and a sift:// URI to open it.",
-    inputSchema: searchInput,
+    inputSchema: z.strictObject(searchInput),
     outputSchema: searchOutput,
     annotations: {
       title: "Search documents",
