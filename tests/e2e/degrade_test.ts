@@ -9,7 +9,11 @@ import assert from "node:assert/strict";
 import { readEvents } from "../routes/helpers.ts";
 import { startService } from "./service.ts";
 
-const QUERY = { query: "What is reciprocal rank fusion?", retrieval: { mode: "hybrid" } };
+// `retrieval` sat at the top level until unknown fields were refused (#19): it was never read.
+const QUERY = {
+  query: "What is reciprocal rank fusion?",
+  pipeline: { retrieval: { mode: "hybrid" } },
+};
 
 async function post(url: string, body: unknown): Promise<Response> {
   return await fetch(url, {

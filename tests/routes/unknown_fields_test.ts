@@ -28,7 +28,9 @@ const OPENAI_ROUTES = new Set(["/v1/chat/completions", "/v1/embeddings"]);
 /** `query` → `qeury`: a swap of two letters, the commonest slip; short names get a letter more. */
 function misspell(name: string, siblings: readonly string[]): string {
   const candidates = [
-    name.length >= 3 ? name[0] + name[2] + name[1] + name.slice(3) : name + name.at(-1),
+    name.length >= 3
+      ? name.slice(0, 1) + name.slice(2, 3) + name.slice(1, 2) + name.slice(3)
+      : name + name.slice(-1),
     name.slice(0, -1),
     name + "s",
     name + "x",
