@@ -18,6 +18,11 @@ export function unknownFieldMessage(
   field: string,
 ): string {
   const at = (name: string) => [...path.map(String), name].join(".");
+  // A key is the caller's text: a long one is cut in the message and gets no suggestion
+  // (the edit distance costs its length times each known name's).
+  if (field.length > MAX_SUGGESTED_LENGTH) {
+    return `unknown field "${at(field.slice(0, MAX_SUGGESTED_LENGTH))}…"`;
+  }
   const shapes = objectShapesAt(schema, path);
   const known = [...new Set(shapes.flatMap((shape) => Object.keys(shape)))];
   const close = closestField(field, known);
@@ -26,6 +31,9 @@ export function unknownFieldMessage(
   if (nested) return `unknown field "${at(field)}"; it goes in "${at(nested)}"`;
   return `unknown field "${at(field)}"`;
 }
+
+/** No field sift knows is longer; past this a key is named cut short, with no suggestion. */
+const MAX_SUGGESTED_LENGTH = 64;
 
 type Shape = Record<string, z.ZodType>;
 type Def = { type: string; [key: string]: unknown };
