@@ -39,6 +39,8 @@ function flag(name: string): string | undefined {
 
 export type BenchReport = {
   date: string;
+  /** What a reader should know of how this file's rows were measured (runs merged, load). */
+  notes?: string[];
   machine: { cores: number; deno: string };
   index: SizeReport[];
   dense: DenseSizeReport[];
@@ -187,6 +189,7 @@ export function renderMarkdown(report: BenchReport): string {
 
 Written by \`deno task bench\` on ${report.date} (${report.machine.cores} cores, Deno ${report.machine.deno}).
 Numbers are from one run on one machine: compare rows and ratios, not absolute times across machines.
+${(report.notes ?? []).map((note) => `\n- ${note}`).join("")}
 
 ## The embedded index through the real server
 
