@@ -6,10 +6,10 @@ import type { SearchHit } from "../../../shared/vector/port.ts";
 import { pipelineSchema } from "../app.ts";
 import { CHAT_PRESETS } from "../chat/presets.ts";
 import { runQuery } from "../query.ts";
-import { callSignal } from "./cancel.ts";
+import { runTool } from "./cancel.ts";
 import type { McpContext } from "./context.ts";
 import { progressReporter } from "./progress.ts";
-import { toolError, toolResult } from "./results.ts";
+import { toolResult } from "./results.ts";
 import { passageOf, passageSchema } from "./search.ts";
 import { resourceUri } from "./uri.ts";
 
@@ -102,10 +102,9 @@ export function registerAsk(server: McpServer, context: McpContext): void {
       idempotentHint: false,
       openWorldHint: false,
     },
-  }, async (args, extra) => {
-    const call = callSignal(context, extra);
+  }, (args, extra) => {
     const report = progressReporter(extra);
-    try {
+    return runTool(context, extra, async (steps) => {
       const pipeline = pipelineSchema.parse({
         ...CHAT_PRESETS[`sift-${args.preset}`]!.pipeline,
         namespace: args.namespace,
@@ -115,7 +114,7 @@ export function registerAsk(server: McpServer, context: McpContext): void {
       let documents: readonly SearchHit[] = [];
       let answered: Answered | undefined;
       let scores = new Map<string, number>();
-      await runQuery({ ...context.steps, signal: call.signal }, {
+      await runQuery(steps, {
         query: args.query,
         pipeline,
         onAnswerDocuments: (given) => (documents = given),
@@ -144,10 +143,6 @@ export function registerAsk(server: McpServer, context: McpContext): void {
         preset: args.preset,
         steps: clock.steps,
       }, cited.length ? `${answered.answer}\n\n${cited.join("\n")}` : answered.answer);
-    } catch (error) {
-      return toolError(error, call.signal);
-    } finally {
-      call.stop();
-    }
+    });
   });
 }

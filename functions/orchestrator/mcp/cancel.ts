@@ -1,5 +1,7 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types";
 import type { ResilientCache } from "../../../shared/cache/resilient.ts";
 import type { McpContext, ToolExtra } from "./context.ts";
+import { toolError } from "./results.ts";
 
 /** How long a cancellation waits for the call it names; a call still running later is not it. */
 const CANCEL_TTL_SECONDS = 120;
@@ -77,4 +79,24 @@ function watchCancellation(cache: ResilientCache, key: string, onCancelled: () =
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * A tool's body under its call's signal (`callSignal`), with the step
+ * context that carries it: whatever the body throws comes back as a tool
+ * error (`isError`), and the cancellation watch ends with the call.
+ */
+export async function runTool(
+  context: Pick<McpContext, "cache" | "caller" | "steps">,
+  extra: Pick<ToolExtra, "signal" | "requestId">,
+  body: (steps: McpContext["steps"]) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  const call = callSignal(context, extra);
+  try {
+    return await body({ ...context.steps, signal: call.signal });
+  } catch (error) {
+    return toolError(error, call.signal);
+  } finally {
+    call.stop();
+  }
 }

@@ -4,9 +4,9 @@ import { LIMITS } from "../../../shared/limits.ts";
 import { namespaceSchema } from "../../../shared/schemas.ts";
 import { callStep } from "../../../shared/steps/call.ts";
 import { resolveStep } from "../../../shared/steps/transport.ts";
-import { callSignal } from "./cancel.ts";
+import { runTool } from "./cancel.ts";
 import type { McpContext } from "./context.ts";
-import { toolError, toolResult } from "./results.ts";
+import { toolResult } from "./results.ts";
 import { resourceUri } from "./uri.ts";
 
 /**
@@ -68,10 +68,8 @@ export function registerIngest(server: McpServer, context: McpContext): void {
       idempotentHint: true,
       openWorldHint: false,
     },
-  }, async (args, extra) => {
-    const call = callSignal(context, extra);
-    try {
-      const steps = { ...context.steps, signal: call.signal };
+  }, (args, extra) =>
+    runTool(context, extra, async (steps) => {
       const reply = await callStep(resolveStep("EMBED", steps), "/v1/documents", args, {
         schema: ingestReplySchema,
         context: steps,
@@ -88,10 +86,5 @@ export function registerIngest(server: McpServer, context: McpContext): void {
             documents.map((d) => `${d.uri} (${d.chunks} chunks)`).join("\n")
           }`,
       );
-    } catch (error) {
-      return toolError(error, call.signal);
-    } finally {
-      call.stop();
-    }
-  });
+    }));
 }

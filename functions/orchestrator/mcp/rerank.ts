@@ -6,9 +6,9 @@ import { RERANK_STRATEGIES, type RerankStrategy } from "../../../shared/rerank/t
 import { inlineDocumentSchema, querySchema, withoutReservedKeys } from "../../../shared/schemas.ts";
 import { callStep } from "../../../shared/steps/call.ts";
 import { resolveStep } from "../../../shared/steps/transport.ts";
-import { callSignal } from "./cancel.ts";
+import { runTool } from "./cancel.ts";
 import type { McpContext } from "./context.ts";
-import { toolError, toolResult } from "./results.ts";
+import { toolResult } from "./results.ts";
 
 const weightSchema = z.number().min(0).max(MAX_WEIGHT, { error: `must be in [0, ${MAX_WEIGHT}]` });
 
@@ -124,10 +124,8 @@ export function registerRerank(server: McpServer, context: McpContext): void {
       idempotentHint: true,
       openWorldHint: false,
     },
-  }, async (args, extra) => {
-    const call = callSignal(context, extra);
-    try {
-      const steps = { ...context.steps, signal: call.signal };
+  }, (args, extra) =>
+    runTool(context, extra, async (steps) => {
       const reply = await callStep(resolveStep("RERANK", steps), "/v1/rerank", {
         ...args,
         explain: true,
@@ -143,10 +141,5 @@ export function registerRerank(server: McpServer, context: McpContext): void {
         degraded: reply.degraded,
         ...(reply.warnings ? { warnings: reply.warnings } : {}),
       }, rerankText(reply, results));
-    } catch (error) {
-      return toolError(error, call.signal);
-    } finally {
-      call.stop();
-    }
-  });
+    }));
 }

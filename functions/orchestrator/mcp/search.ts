@@ -9,9 +9,9 @@ import {
 } from "../../../shared/schemas.ts";
 import { resolveStep } from "../../../shared/steps/transport.ts";
 import { searchStep } from "../steps.ts";
-import { callSignal } from "./cancel.ts";
+import { runTool } from "./cancel.ts";
 import type { McpContext } from "./context.ts";
-import { toolError, toolResult } from "./results.ts";
+import { toolResult } from "./results.ts";
 import { resourceUri } from "./uri.ts";
 
 /** `POST /v1/search`'s fields, from the schemas that route validates them with. */
@@ -89,10 +89,8 @@ export function registerSearch(server: McpServer, context: McpContext): void {
       idempotentHint: true,
       openWorldHint: false,
     },
-  }, async (args, extra) => {
-    const call = callSignal(context, extra);
-    try {
-      const steps = { ...context.steps, signal: call.signal };
+  }, (args, extra) =>
+    runTool(context, extra, async (steps) => {
       const retrieved = await searchStep(resolveStep("FUSE", steps), steps, {
         query: args.query,
         retrieval: { mode: args.mode, top_k: args.top_k, fusion: 0 },
@@ -105,10 +103,5 @@ export function registerSearch(server: McpServer, context: McpContext): void {
         degraded: Boolean(retrieved.degraded),
         ...(retrieved.reason ? { reason: retrieved.reason } : {}),
       }, passagesText(results));
-    } catch (error) {
-      return toolError(error, call.signal);
-    } finally {
-      call.stop();
-    }
-  });
+    }));
 }
