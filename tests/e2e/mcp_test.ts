@@ -4,7 +4,7 @@
  * `main.ts` over the demo corpus and the offline model.
  */
 import assert from "node:assert/strict";
-import { connectMcp, textOf } from "../helpers/mcp_client.ts";
+import { assertFourTools, connectMcp, textOf } from "../helpers/mcp_client.ts";
 import { startService } from "./service.ts";
 
 const API_KEY = "sk-sift-mcp-test";
@@ -21,19 +21,7 @@ Deno.test("the official MCP client lists, asks, reranks, reads and is refused ov
       await t.step(
         "lists the four tools, each with input and output schemas, a title and hints",
         async () => {
-          const { tools } = await client.listTools();
-          assert.deepEqual(tools.map((tool) => tool.name).sort(), [
-            "ask",
-            "ingest",
-            "rerank",
-            "search",
-          ]);
-          for (const tool of tools) {
-            assert.equal(tool.inputSchema.type, "object", tool.name);
-            assert.equal(tool.outputSchema?.type, "object", tool.name);
-            assert.ok(tool.title && tool.annotations?.title, tool.name);
-            assert.equal(typeof tool.annotations?.readOnlyHint, "boolean", tool.name);
-          }
+          const tools = await assertFourTools(client);
           const ingest = tools.find((tool) => tool.name === "ingest")!;
           assert.equal(ingest.annotations?.readOnlyHint, false);
           assert.equal(ingest.annotations?.destructiveHint, false);

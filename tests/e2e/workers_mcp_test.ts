@@ -11,7 +11,7 @@ import { configsWithVars } from "../../scripts/wrangler-vars.ts";
 import { WORKER_CONFIGS } from "../../scripts/workers.ts";
 import { startWranglerDev, type WranglerDev } from "../../scripts/wrangler-dev.ts";
 import { cancelledWithin, startEndlessUpstream } from "../helpers/endless_upstream.ts";
-import { connectMcp, textOf } from "../helpers/mcp_client.ts";
+import { assertFourTools, connectMcp, textOf } from "../helpers/mcp_client.ts";
 
 const PROJECT_DIR = fileURLToPath(new URL("../../", import.meta.url));
 const SENTINEL = "ENDLESS-ANSWER";
@@ -46,17 +46,7 @@ Deno.test("under workerd: the official MCP client against the orchestrator Worke
     let ok = false;
     try {
       ok = await t.step("lists the four tools with input and output schemas", async () => {
-        const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((tool) => tool.name).sort(), [
-          "ask",
-          "ingest",
-          "rerank",
-          "search",
-        ]);
-        for (const tool of tools) {
-          assert.equal(tool.outputSchema?.type, "object", tool.name);
-          assert.ok(tool.title && tool.annotations, tool.name);
-        }
+        await assertFourTools(client);
       }) && await t.step("ingest, then search finds the document", async () => {
         const ingested = await client.callTool({
           name: "ingest",

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 /** The official MCP SDK client, connected to a sift `/mcp` over Streamable HTTP. */
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -28,4 +29,19 @@ export function textOf(result: object): string {
   return content.map((part: { type?: string; text?: string }) =>
     part.type === "text" ? part.text : ""
   ).join("\n");
+}
+
+/** The four tools, each with input and output schemas, a title and annotations. */
+export async function assertFourTools(
+  client: Client,
+): Promise<Awaited<ReturnType<Client["listTools"]>>["tools"]> {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((tool) => tool.name).sort(), ["ask", "ingest", "rerank", "search"]);
+  for (const tool of tools) {
+    assert.equal(tool.inputSchema.type, "object", tool.name);
+    assert.equal(tool.outputSchema?.type, "object", tool.name);
+    assert.ok(tool.title && tool.annotations?.title, tool.name);
+    assert.equal(typeof tool.annotations?.readOnlyHint, "boolean", tool.name);
+  }
+  return tools;
 }
