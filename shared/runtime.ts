@@ -5,7 +5,7 @@ import { UpstashRedisCache } from "./cache/upstash-redis.ts";
 import { OpenAIEmbedder } from "./embeddings/openai.ts";
 import type { Embedder } from "./embeddings/port.ts";
 import { createLlmClient, type LlmContext, type OfflineFetch } from "./llm/client.ts";
-import { createOfflineModel } from "./llm/offline/model.ts";
+import { createOfflineModel } from "../providers/offline/model.ts";
 import { LocalIndex } from "./vector/local.ts";
 import type { VectorIndex } from "./vector/port.ts";
 import type { IndexLog } from "./vector/local/log.ts";

@@ -1,7 +1,7 @@
 import { APIError } from "openai";
 import { OpenAIEmbedder } from "../embeddings/openai.ts";
 import { createLlmClient, type LlmContext } from "../llm/client.ts";
-import { createOfflineModel } from "../llm/offline/model.ts";
+import { createOfflineModel } from "../../providers/offline/model.ts";
 import type { Deps } from "../runtime.ts";
 import { DEFAULT_NAMESPACE, type VectorIndex } from "../vector/port.ts";
 

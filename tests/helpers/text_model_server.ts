@@ -1,4 +1,4 @@
-import { createOfflineModel } from "../../shared/llm/offline/model.ts";
+import { createOfflineModel } from "../../providers/offline/model.ts";
 
 /** One chat call as the server saw it. */
 export type TextModelCall = {

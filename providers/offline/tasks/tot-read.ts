@@ -3,7 +3,7 @@ import {
   levelOf,
   type TotDimension,
   type TotLevelKind,
-} from "../../../rerank/tot/dimensions.ts";
+} from "../../../shared/rerank/tot/dimensions.ts";
 
 /*
  * Reads ToT-RAG's prompts back out (see `functions/rerank/tot/render.ts`).

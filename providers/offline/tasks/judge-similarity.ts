@@ -1,4 +1,4 @@
-import { analyze } from "../../../text/analyze.ts";
+import { analyze } from "../../../shared/text/analyze.ts";
 import { parseJudgePrompt, wantsJson } from "./judge-prompt.ts";
 import type { OfflineTask } from "./types.ts";
 

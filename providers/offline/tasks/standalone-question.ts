@@ -1,4 +1,4 @@
-import { analyze, stem, STOP_WORDS } from "../../../text/analyze.ts";
+import { analyze, stem, STOP_WORDS } from "../../../shared/text/analyze.ts";
 import { parseQuestion } from "./tags.ts";
 import { contentTerms, QUESTION_WORDS } from "./text.ts";
 import type { OfflineTask } from "./types.ts";

@@ -1,4 +1,4 @@
-import { analyze } from "../../../text/analyze.ts";
+import { analyze } from "../../../shared/text/analyze.ts";
 import {
   identifierTerms,
   parseJudgePrompt,

@@ -1,4 +1,4 @@
-import { analyze, words } from "../../../text/analyze.ts";
+import { analyze, words } from "../../../shared/text/analyze.ts";
 import type { NumberedDocument } from "./numbered.ts";
 import { contentTerms, identifiers, splitSentences } from "./text.ts";
 import type { Topicality } from "./topicality.ts";

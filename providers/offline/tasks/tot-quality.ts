@@ -1,5 +1,5 @@
-import { analyze, words } from "../../../text/analyze.ts";
-import type { QualityDimension } from "../../../rerank/tot/dimensions.ts";
+import { analyze, words } from "../../../shared/text/analyze.ts";
+import type { QualityDimension } from "../../../shared/rerank/tot/dimensions.ts";
 import { splitSentences } from "./text.ts";
 
 /*

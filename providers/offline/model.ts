@@ -5,7 +5,7 @@
  * and says so; it never pretends to be an LLM. Web-standard APIs only, so it
  * runs the same on Deno and workerd, and it never touches the network.
  */
-import { HASHED_EMBEDDING_MODEL } from "../../embeddings/hashed.ts";
+import { HASHED_EMBEDDING_MODEL } from "../../shared/embeddings/hashed.ts";
 import { handleChat } from "./chat.ts";
 import { handleEmbeddings } from "./embeddings.ts";
 import { drawFault, parseFaults, parseLatency, seededRandom } from "./knobs.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { countTokens, tokenize } from "../../text/tokenize.ts";
+import { countTokens, tokenize } from "../../shared/text/tokenize.ts";
 import type { FaultKind, Latency } from "./knobs.ts";
 import { streamCompletion } from "./stream.ts";
 import { taskFor } from "./tasks/index.ts";

@@ -1,6 +1,6 @@
-import { hashedEmbedding } from "../../../embeddings/hashed.ts";
-import { analyze, words } from "../../../text/analyze.ts";
-import type { SimilarityDimension } from "../../../rerank/tot/dimensions.ts";
+import { hashedEmbedding } from "../../../shared/embeddings/hashed.ts";
+import { analyze, words } from "../../../shared/text/analyze.ts";
+import type { SimilarityDimension } from "../../../shared/rerank/tot/dimensions.ts";
 import { contentTerms, identifiers } from "./text.ts";
 
 /*

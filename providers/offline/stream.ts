@@ -1,4 +1,4 @@
-import { countTokens } from "../../text/tokenize.ts";
+import { countTokens } from "../../shared/text/tokenize.ts";
 import type { Latency } from "./knobs.ts";
 import { sleep, tokenDelay } from "./timing.ts";
 

@@ -1,4 +1,4 @@
-import { analyze, STOP_WORDS } from "../../../text/analyze.ts";
+import { analyze, STOP_WORDS } from "../../../shared/text/analyze.ts";
 import { wantsJson } from "./judge-prompt.ts";
 import { parseDocuments } from "./tags.ts";
 import { splitSentences } from "./text.ts";

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { HASHED_EMBEDDING_DIMENSIONS, hashedEmbedding } from "../../embeddings/hashed.ts";
-import { countTokens } from "../../text/tokenize.ts";
+import { HASHED_EMBEDDING_DIMENSIONS, hashedEmbedding } from "../../shared/embeddings/hashed.ts";
+import { countTokens } from "../../shared/text/tokenize.ts";
 import type { FaultKind, Latency } from "./knobs.ts";
 import { sleep } from "./timing.ts";
-import { float32Base64 } from "../../embeddings/base64.ts";
+import { float32Base64 } from "../../shared/embeddings/base64.ts";
 import { errorResponse, jsonResponse, truncatedJsonResponse } from "./wire.ts";
 
 const embeddingRequest = z.object({

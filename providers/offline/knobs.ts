@@ -91,7 +91,7 @@ export function parseFaults(text = ""): Faults {
 }
 
 /** The fault draws' RNG: seeded, so a run's fault sequence repeats. */
-export { mulberry32 as seededRandom } from "../../random.ts";
+export { mulberry32 as seededRandom } from "../../shared/random.ts";
 
 /** One draw: the fault this request suffers, or undefined for a healthy reply. */
 export function drawFault(faults: Faults, random: () => number): FaultKind | undefined {

@@ -1,5 +1,5 @@
-import { answerPrompt } from "../../../../prompts/answer.ts";
-import { analyze } from "../../../text/analyze.ts";
+import { answerPrompt } from "../../../prompts/answer.ts";
+import { analyze } from "../../../shared/text/analyze.ts";
 import { parseDocuments, parseQuestion, type TaggedDocument } from "./tags.ts";
 import { contentTerms, identifiers, inverseDocumentFrequency, splitSentences } from "./text.ts";
 import type { OfflineTask } from "./types.ts";

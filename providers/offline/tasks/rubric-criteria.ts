@@ -1,4 +1,4 @@
-import type { Criterion } from "../../../rerank/rubric.ts";
+import type { Criterion } from "../../../shared/rerank/rubric.ts";
 
 export type { Criterion };
 type Build = (topic: string) => Criterion;

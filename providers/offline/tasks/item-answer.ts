@@ -1,4 +1,4 @@
-import { analyze } from "../../../text/analyze.ts";
+import { analyze } from "../../../shared/text/analyze.ts";
 import { extractiveAnswer } from "./answer.ts";
 import { questionTerms, spelling, wantsJson } from "./judge-prompt.ts";
 import { parseItemPrompt } from "./item-prompt.ts";

@@ -1,4 +1,4 @@
-import { analyze, stem } from "../../../text/analyze.ts";
+import { analyze, stem } from "../../../shared/text/analyze.ts";
 
 /**
  * Words that shape a question rather than name its topic ("explain the main

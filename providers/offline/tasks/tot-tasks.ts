@@ -2,8 +2,8 @@ import {
   levelOf,
   type QualityDimension,
   type SimilarityDimension,
-} from "../../../rerank/tot/dimensions.ts";
-import { halfKeepingThresholds } from "../../../rerank/tot/thresholds.ts";
+} from "../../../shared/rerank/tot/dimensions.ts";
+import { halfKeepingThresholds } from "../../../shared/rerank/tot/thresholds.ts";
 import { wantsJson } from "./judge-prompt.ts";
 import { qualityScore } from "./tot-quality.ts";
 import { readAgentPrompt, readScorePrompt, readThresholdPrompt } from "./tot-read.ts";
