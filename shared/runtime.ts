@@ -128,15 +128,27 @@ export class Runtime {
     const key = JSON.stringify([latency, faults, seed]);
     let offlineFetch = this.#offlineModels.get(key);
     if (!offlineFetch) {
-      offlineFetch = createOfflineModel({
+      offlineFetch = offlineModelFetch({
         ...(latency ? { latency } : {}),
         ...(faults ? { faults } : {}),
         seed,
-      }).fetch;
+      });
       this.#offlineModels.set(key, offlineFetch);
     }
     return offlineFetch;
   }
+}
+
+/**
+ * A new offline model (`providers/offline/`) answering the OpenAI protocol
+ * through `fetch`. The runtime is where shared/ chooses a provider, so it is
+ * the one place here that reaches into providers/; others (the health probe)
+ * ask it.
+ */
+export function offlineModelFetch(
+  options: { latency?: string; faults?: string; seed: number },
+): OfflineFetch {
+  return createOfflineModel(options).fetch;
 }
 
 function hostOf(baseURL: string | undefined): string {

@@ -1,8 +1,7 @@
 import { APIError } from "openai";
 import { OpenAIEmbedder } from "../embeddings/openai.ts";
 import { createLlmClient, type LlmContext } from "../llm/client.ts";
-import { createOfflineModel } from "../../providers/offline/model.ts";
-import type { Deps } from "../runtime.ts";
+import { type Deps, offlineModelFetch } from "../runtime.ts";
 import { DEFAULT_NAMESPACE, type VectorIndex } from "../vector/port.ts";
 
 /** `ok`; `degraded`: answers, but rate limited; `down`: fails or times out. */
@@ -77,8 +76,8 @@ export class HealthProbe {
     let context = this.#offline.get(key);
     if (!context) {
       const { faults, seed } = config.offlineModel;
-      const model = createOfflineModel({ ...(faults ? { faults } : {}), seed });
-      context = createLlmClient(config, () => model.fetch);
+      const fetch = offlineModelFetch({ ...(faults ? { faults } : {}), seed });
+      context = createLlmClient(config, () => fetch);
       this.#offline.set(key, context);
     }
     return context;

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "./server.ts";
+import type { AppEnv } from "./app-env.ts";
 import { UnauthorizedError } from "../errors.ts";
 
 /** Compares in time that depends only on the candidate's length, not on where it differs. */

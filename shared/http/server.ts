@@ -1,38 +1,22 @@
 import { type Context, Hono } from "hono";
-import type { Config } from "../config.ts";
+import type { AppEnv, Mount } from "./app-env.ts";
 import { loadDemoCorpus } from "../demo/loader.ts";
 import { lazyIndex, withoutDemoCorpus } from "../demo/lazy-index.ts";
 import { HealthProbe } from "../health/probe.ts";
 import { NotFoundError, SiftError, toErrorBody } from "../errors.ts";
 import { CACHE_SCOPE_HEADER, cacheScopeOf, cacheScopePrefix } from "../cache/scope.ts";
-import type { Deps, Runtime } from "../runtime.ts";
+import type { Runtime } from "../runtime.ts";
 import type { StepName } from "../steps/names.ts";
-import type { FetchHandler, StepContext } from "../steps/transport.ts";
+import type { FetchHandler } from "../steps/transport.ts";
 import { requireApiKey } from "./auth.ts";
 import { describe, json } from "./openapi.ts";
 import { type ExtendDocument, mountOpenApi } from "./openapi-document.ts";
 import { healthSchema } from "../responses.ts";
-import { rateLimit, type RateLimitState } from "../ratelimit/middleware.ts";
+import { rateLimit } from "../ratelimit/middleware.ts";
 import { markInProcess } from "../ratelimit/origin.ts";
 import { crossOrigin, securityHeaders } from "./browser-safety.ts";
 
-/**
- * Hono's typing for sift: `c.env` is the raw environment (variables, and on
- * Workers the bindings too), `c.var.deps` this request's deps, `c.var.steps`
- * what it needs to call other functions.
- */
-export type AppEnv = {
-  Bindings: Record<string, unknown>;
-  Variables: {
-    config: Config;
-    deps: Deps;
-    steps: StepContext;
-    /** Set when this request is rate limited (`RATE_LIMIT_PER_MINUTE`). */
-    rateLimit?: RateLimitState;
-  };
-};
-
-export type Mount = (app: Hono<AppEnv>) => void;
+export type { AppEnv, Mount };
 
 export type ServerOptions = {
   runtime: Runtime;
