@@ -6,7 +6,8 @@ import { requireJsonContentType } from "../../shared/http/content-type.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { validate } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
-import { ingestBody, ingestSchema } from "./app.ts";
+import { ingestBody } from "./ingest-body.ts";
+import { ingestSchema } from "./ingest-schema.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { ingestResponseSchema, webhookDuplicateSchema } from "./responses.ts";
 
