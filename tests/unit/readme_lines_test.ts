@@ -1,6 +1,7 @@
 /**
- * The README reads raw in a terminal: no line outside a code block is wider
- * than 120 characters, unless it is one long URL that cannot be broken.
+ * The README and every page in docs/ read raw in a terminal: no line outside
+ * a code block is wider than 120 characters, unless it is one long URL that
+ * cannot be broken.
  */
 import assert from "node:assert/strict";
 
@@ -27,7 +28,13 @@ Deno.test("wideLines() finds a wide prose line and ignores code blocks and URLs"
   assert.deepEqual(wideLines(["```", wide, "```", url, wide].join("\n")), [[5, wide]]);
 });
 
-for (const file of ["README.md", "docs/api.md"]) {
+const DOCS = new URL("../../docs/", import.meta.url);
+const pages = ["README.md", "prompts/README.md"];
+for await (const entry of Deno.readDir(DOCS)) {
+  if (entry.isFile && entry.name.endsWith(".md")) pages.push(`docs/${entry.name}`);
+}
+
+for (const file of pages.sort()) {
   Deno.test(`${file} has no line over ${MAX} characters outside code blocks`, async () => {
     const text = await Deno.readTextFile(new URL(`../../${file}`, import.meta.url));
     assert.deepEqual(wideLines(text), []);
