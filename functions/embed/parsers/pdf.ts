@@ -22,7 +22,7 @@ export async function parsePdf(
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // pdf.js takes the buffer over: hand it a copy so the caller's bytes stay readable.
-    pdf = await getDocumentProxy(bytes.slice(), { isEvalSupported: false, verbosity: 0 });
+    pdf = await getDocumentProxy(bytes.slice(), { verbosity: 0 });
   } catch (error) {
     if ((error as Error)?.name === "PasswordException") {
       throw new DocumentRefusedError(
