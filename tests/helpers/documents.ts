@@ -79,7 +79,7 @@ export async function upload(
 
 /** Every stored chunk of one document, read back through `/v1/search` with a filter. */
 export async function storedChunks(
-  fetchRoute: (path: string, init: RequestInit) => Promise<Response>,
+  fetchRoute: (path: string, init: RequestInit) => Response | Promise<Response>,
   docId: string,
   namespace = "default",
 ): Promise<StoredChunk[]> {
