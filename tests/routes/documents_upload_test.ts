@@ -80,7 +80,10 @@ Deno.test("the two-column newsletter is read one column after the other, not acr
   const text = (await storedChunks((path, init) => app.request(path, init, env), "newsletter"))
     .map((chunk) => chunk.text).join("\n").replace(/\s+/g, " ");
   // Both sentences cross a line break inside the left column.
-  assert.match(text, /After three summers of carrying watering cans from the single tap by the gate/);
+  assert.match(
+    text,
+    /After three summers of carrying watering cans from the single tap by the gate/,
+  );
   assert.match(text, /Mrs Okafor’s two hives came through the winter strongly, and she expects/);
 });
 

@@ -50,7 +50,9 @@ export async function parseDocx(
     throw new DocumentRefusedError(name, "unreadable", `is a zip without ${DOCUMENT}`);
   }
   const decoder = new TextDecoder();
-  const styles = await styleNames(entries.has(STYLES) ? decoder.decode(entries.get(STYLES)) : undefined);
+  const styles = await styleNames(
+    entries.has(STYLES) ? decoder.decode(entries.get(STYLES)) : undefined,
+  );
   const { Parser } = await import("htmlparser2");
   const blocks: Block[] = [];
   const path: string[] = [];

@@ -64,7 +64,9 @@ export async function parseHtml(html: string): Promise<ParsedDocument> {
   let preDepth = 0;
 
   const push = (kind: BlockKind, value: string, level?: number) => {
-    const clean = kind === "code" ? value.replace(/^\n+|\s+$/g, "") : value.replace(/\s+/g, " ").trim();
+    const clean = kind === "code"
+      ? value.replace(/^\n+|\s+$/g, "")
+      : value.replace(/\s+/g, " ").trim();
     if (!clean) return;
     if (kind === "heading" && level !== undefined) {
       path.splice(level - 1, path.length, clean);

@@ -146,7 +146,13 @@ function blocksOf(raw: readonly Segment[][], metaTitle: string | undefined): Par
         flush();
         const level = headingSizes.indexOf(Math.round(line.size)) + 1;
         path.splice(level - 1, path.length, line.text);
-        blocks.push({ kind: "heading", text: line.text, page, section: [...path], level: level + 1 });
+        blocks.push({
+          kind: "heading",
+          text: line.text,
+          page,
+          section: [...path],
+          level: level + 1,
+        });
         continue;
       }
       const previous = paragraph.at(-1);
