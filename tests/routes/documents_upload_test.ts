@@ -12,6 +12,9 @@ import {
 } from "../helpers/documents.ts";
 import { makeDocx, paragraph } from "../helpers/docx.ts";
 import type { ErrorBody } from "./helpers.ts";
+import { createEmbedServer } from "../../functions/embed/server.ts";
+import { createOrchestratorServer } from "../../functions/orchestrator/server.ts";
+import { Runtime } from "../../shared/runtime.ts";
 
 type IngestBody = { namespace: string; documents: { id: string; chunks: number }[] };
 
@@ -223,4 +226,44 @@ Deno.test("an upload needs a file part and refuses unknown fields and a bad name
   badNamespace.append("file", new Blob(["text"]), "a.txt");
   badNamespace.append("namespace", "no spaces");
   assert.match((await (await send(badNamespace)).json() as ErrorBody).error.message, /^namespace:/);
+});
+
+Deno.test("the orchestrator alone forwards an upload to the embed function (a service binding), refusals included", async () => {
+  const embedRuntime = new Runtime();
+  const embed = createEmbedServer(embedRuntime);
+  const env = {
+    DEMO_CORPUS: "false",
+    EMBED: { fetch: (request: Request) => embed.fetch(request, { DEMO_CORPUS: "false" }) },
+  };
+  const orchestrator = createOrchestratorServer(new Runtime());
+  const send = async (name: string) => {
+    const form = new FormData();
+    form.append("file", new Blob([await fixture(name) as BlobPart]), name);
+    form.append("namespace", "papers");
+    return await orchestrator.fetch(
+      new Request("http://sift.test/v1/documents", { method: "POST", body: form }),
+      env,
+    );
+  };
+  const stored = await send("paper.pdf");
+  assert.equal(stored.status, 201, await stored.clone().text());
+  assert.equal((await stored.json() as IngestBody).documents[0]?.id, "paper");
+  const count = () =>
+    embedRuntime.deps(embedRuntime.config({ DEMO_CORPUS: "false" })).index.count({
+      namespace: "papers",
+    });
+  const chunks = await count();
+  assert.ok(chunks > 0);
+  const refused = await send("scanned.pdf");
+  assert.equal(refused.status, 400);
+  assert.match((await refused.json() as ErrorBody).error.message, /scanned\.pdf: looks scanned/);
+  assert.equal(await count(), chunks);
+});
+
+Deno.test("GET /openapi.json describes the upload form of POST /v1/documents", async () => {
+  const { app, env } = uploadApp();
+  const document = await (await app.request("/openapi.json", {}, env)).json();
+  const content = document.paths["/v1/documents"].post.requestBody.content;
+  assert.ok(content["application/json"]);
+  assert.deepEqual(content["multipart/form-data"].schema.required, ["file"]);
 });
