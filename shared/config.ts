@@ -74,6 +74,9 @@ const envSchema = z.object({
   MCP_READ_ONLY: booleanString.default(false),
   EVAL_MAX_STEPS: positiveInt(1_000_000).default(2000),
   EVAL_SLICE_QUESTIONS: positiveInt(1000).default(5),
+  FILE_MAX_BYTES: positiveInt(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  PDF_MAX_PAGES: positiveInt(100_000).default(500),
+  ARCHIVE_MAX_EXPANDED_BYTES: positiveInt(2 ** 31).default(50 * 1024 * 1024),
   ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
     `STEP_URL_${StepName}`,
     z.ZodOptional<typeof url>
@@ -186,6 +189,12 @@ export type Config = {
   evalMaxSteps: number;
   /** Questions one queue message of an evaluation runs. */
   evalSliceQuestions: number;
+  /**
+   * Uploaded files: bytes per file (`FILE_MAX_BYTES`), pages per PDF
+   * (`PDF_MAX_PAGES`), bytes an archive such as a DOCX may expand to
+   * (`ARCHIVE_MAX_EXPANDED_BYTES`).
+   */
+  files: { maxBytes: number; maxPdfPages: number; maxExpandedBytes: number };
 };
 
 /**
@@ -270,5 +279,10 @@ export function readConfig(env: Record<string, unknown>): Config {
     ...(e.INGEST_WEBHOOK_SECRET ? { ingestWebhookSecret: e.INGEST_WEBHOOK_SECRET } : {}),
     evalMaxSteps: e.EVAL_MAX_STEPS,
     evalSliceQuestions: e.EVAL_SLICE_QUESTIONS,
+    files: {
+      maxBytes: e.FILE_MAX_BYTES,
+      maxPdfPages: e.PDF_MAX_PAGES,
+      maxExpandedBytes: e.ARCHIVE_MAX_EXPANDED_BYTES,
+    },
   };
 }

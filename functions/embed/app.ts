@@ -10,6 +10,8 @@ import { MAX_EMBEDDING_DIMENSIONS } from "../../shared/embeddings/port.ts";
 import { mountDocumentsWebhook } from "./webhook.ts";
 import { ingestBody } from "./ingest-body.ts";
 import { ingestSchema } from "./ingest-schema.ts";
+import { ingestUpload } from "./upload.ts";
+import { multipartBoundary } from "../../shared/http/multipart.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import {
   deleteResponseSchema,
@@ -31,6 +33,20 @@ const embeddingsSchema = z.strictObject({
   user: z.string().optional(),
 });
 
+/** `POST /v1/documents` as an upload: the form's fields, as JSON Schema. */
+const UPLOAD_FORM = {
+  type: "object",
+  required: ["file"],
+  properties: {
+    file: {
+      type: "array",
+      items: { type: "string", format: "binary" },
+      description: "One or more files: PDF, DOCX, HTML, Markdown or plain text",
+    },
+    namespace: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$", default: "default" },
+  },
+};
+
 /**
  * `POST /v1/documents`, `POST /v1/webhooks/documents`, `DELETE /v1/documents/:id`,
  * `POST /v1/embeddings`.
@@ -42,12 +58,21 @@ export function mountEmbed(app: Hono<AppEnv>): void {
       tag: "embed",
       summary: "Ingest documents",
       description: "Chunks are token windows with overlap, ids `${doc_id}#${n}`; ingesting an " +
-        "id again replaces its chunks. A missing id is derived from the text.",
+        "id again replaces its chunks. A missing id is derived from the text. As " +
+        "`multipart/form-data` (`curl -F file=@paper.pdf -F namespace=papers`), each `file` " +
+        "part is a PDF, Word (.docx), HTML, Markdown or text file, told by its bytes: its id is " +
+        "its name without the extension, its name is kept as metadata `source`, and PDF chunks " +
+        "carry `page`. An image, a scan, an encrypted PDF, an empty file, or a file over " +
+        "`FILE_MAX_BYTES`, `PDF_MAX_PAGES` or `ARCHIVE_MAX_EXPANDED_BYTES` is refused (400, 413 " +
+        "or 415, naming the file and why) and nothing from the request is stored.",
       body: ingestSchema,
+      form: UPLOAD_FORM,
       responses: { 201: json("Ingested", ingestResponseSchema) },
       errors: [502],
     }),
     async (c) => {
+      const boundary = multipartBoundary(c.req.header("content-type"));
+      if (boundary !== undefined) return c.json(await ingestUpload(c, boundary), 201);
       const body = await readJson(c, ingestSchema, { maxBytes: LIMITS.ingestBodyBytes });
       return c.json(await ingestBody(c, body), 201);
     },

@@ -2,6 +2,8 @@ import { InvalidRequestError, SiftError } from "../errors.ts";
 import type { Embedder } from "../embeddings/port.ts";
 import { sha256Hex } from "../hash.ts";
 import { type ChunkOptions, chunkText } from "../text/chunk.ts";
+import { chunkBlocks } from "../text/chunk-blocks.ts";
+import type { Block } from "./blocks.ts";
 import {
   type ChunkMetadata,
   type IndexedChunk,
@@ -17,6 +19,8 @@ export type DocumentInput = {
   published?: string | undefined;
   authors?: string | string[] | undefined;
   metadata?: Record<string, unknown> | undefined;
+  /** A parsed file's blocks: chunked by structure, each chunk with its page and section. */
+  blocks?: Block[] | undefined;
 };
 
 export type IngestResult = {
@@ -48,6 +52,20 @@ export async function chunkDocuments(
       ...(document.published ? { published: document.published } : {}),
       ...(document.authors ? { authors: document.authors } : {}),
     };
+    if (document.blocks) {
+      const chunks = chunkBlocks(document.blocks, chunking).map((chunk, index) => ({
+        id: `${id}#${index}`,
+        text: chunk.text,
+        metadata: {
+          ...shared,
+          chunk_index: index,
+          ...(chunk.page === undefined ? {} : { page: chunk.page }),
+          ...(chunk.page_end === undefined ? {} : { page_end: chunk.page_end }),
+          ...(chunk.section ? { section: chunk.section } : {}),
+        } satisfies ChunkMetadata,
+      }));
+      return { id, chunks };
+    }
     const chunks = chunkText(document.text, chunking).map((chunk) => ({
       id: `${id}#${chunk.index}`,
       text: chunk.text,

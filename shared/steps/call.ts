@@ -71,6 +71,10 @@ function buildRequest(
   if (context.headers.authorization) headers.set("authorization", context.headers.authorization);
   if (context.headers.cacheScope) headers.set(CACHE_SCOPE_HEADER, context.headers.cacheScope);
   if (body === undefined) return new Request(`${transport.base}${path}`, { headers, signal });
+  if (body instanceof FormData) {
+    // A file upload: the Request sets the multipart content type with its boundary.
+    return new Request(`${transport.base}${path}`, { method: "POST", headers, body, signal });
+  }
   headers.set("content-type", "application/json");
   return new Request(`${transport.base}${path}`, {
     method: "POST",
@@ -121,7 +125,7 @@ async function send(
 
 /**
  * POSTs `body` to one of the step's public JSON routes (GETs the route when
- * `body` is undefined) and validates what comes back. The caller's
+ * `body` is undefined; sends a `FormData` body as `multipart/form-data`) and validates what comes back. The caller's
  * credentials and request id go along; the call is aborted when the caller
  * leaves or after `timeoutMs`.
  */

@@ -423,7 +423,7 @@ $("#compare-form").addEventListener("submit", async (event) => {
   }
 });
 
-// ---- Documents: ingest pasted text, a file or .jsonl, then find it
+// ---- Documents: ingest pasted text, files (PDF, Word, HTML, Markdown, text) or .jsonl, then find it
 function documentsOf(text, fileName, form) {
   const lines = text.split("\n").map((line) => line.trim()).filter(Boolean);
   const jsonl = /\.jsonl$/i.test(fileName || "") ||
@@ -434,21 +434,34 @@ function documentsOf(text, fileName, form) {
   if (form.elements.title.value) document.title = form.elements.title.value;
   return [document];
 }
+// Files go as they are (multipart, what curl -F sends): sift tells their type from their bytes.
+function uploadOf(files, namespace) {
+  const upload = new FormData();
+  for (const file of files) upload.append("file", file, file.name);
+  upload.append("namespace", namespace);
+  return upload;
+}
 $("#documents-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = event.currentTarget;
   const out = $("#documents-result");
-  const file = form.elements.file.files[0];
-  const text = file ? await file.text() : form.elements.text.value;
+  const namespace = form.elements.namespace.value || "default";
+  const files = [...form.elements.file.files];
+  const jsonl = files.length === 1 && /\.jsonl$/i.test(files[0].name);
   let documents;
-  try {
-    documents = documentsOf(text, file && file.name, form);
-  } catch (error) {
-    return out.replaceChildren(failure("a line is not JSON: " + error.message));
+  if (!files.length || jsonl) {
+    const text = jsonl ? await files[0].text() : form.elements.text.value;
+    try {
+      documents = documentsOf(text, jsonl && files[0].name, form);
+    } catch (error) {
+      return out.replaceChildren(failure("a line is not JSON: " + error.message));
+    }
   }
   busy(form, true);
   try {
-    const response = await postJson("/v1/documents", { namespace: form.elements.namespace.value || "default", documents });
+    const response = documents
+      ? await postJson("/v1/documents", { namespace, documents })
+      : await api("/v1/documents", { method: "POST", body: uploadOf(files, namespace) });
     if (!response.ok) return out.replaceChildren(failure(await errorText(response)));
     const body = await response.json();
     out.replaceChildren(el("section", { class: "part ingested" }, [
