@@ -51,11 +51,16 @@ async function run(command: string, env: Record<string, string>): Promise<string
   return text;
 }
 
-/** Starts a server command in a process group of its own and waits until it answers. */
+/**
+ * Starts a server command in a process group of its own and waits until it
+ * answers. A port the command sets itself (`PORT=8790 deno task start`) is
+ * replaced by the free one in `env`, so two runs never race for it.
+ */
 async function start(command: string, env: Record<string, string>): Promise<Server> {
   const { portVariable, ready } = serverOf(command)!;
+  const ownPort = new RegExp(`^${portVariable}=\\d+ `);
   const child = new Deno.Command("setsid", {
-    args: ["sh", "-c", runnable(command)],
+    args: ["sh", "-c", runnable(command).replace(ownPort, "")],
     cwd: ROOT,
     env,
     clearEnv: true,
