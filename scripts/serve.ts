@@ -53,7 +53,7 @@ const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
 try {
   const serve = (request: Request, info: Deno.ServeHandlerInfo) =>
     app.fetch(withClientAddress(request, info.remoteAddr), Deno.env.toObject());
-  // Bound to loopback, only loopback names are answered (no DNS rebinding); see README.
+  // Bound to loopback, only loopback names are answered (no DNS rebinding); see docs/limits-and-safety.md.
   const handle = guardsLoopbackHost(hostname, Deno.env.toObject())
     ? guardLoopbackHost(serve)
     : serve;

@@ -1,6 +1,6 @@
 import { PayloadTooLargeError } from "../errors.ts";
 
-/** `1 MiB`, `64 KiB`: how the README and the 413 messages state a byte limit. */
+/** `1 MiB`, `64 KiB`: how docs/limits-and-safety.md and the 413 messages state a byte limit. */
 export function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
 }

@@ -2,7 +2,8 @@
  * Runs every command the README and docs/ show, as written, page by page:
  * `npx -y deno@2.9.6` is the Deno running the tests, `PORT` and
  * `OFFLINE_MODEL_PORT` are free ports (the commands read them as a reader's
- * shell would), the index lives in a temporary `SIFT_DATA_DIR`, and curl
+ * shell would) and every literal loopback port of a page is mapped to a free
+ * one, the index lives in a temporary `SIFT_DATA_DIR`, and curl
  * fails on an HTTP error (a `.curlrc` under `CURL_HOME`). A command that
  * starts a server runs in the background until the page is done; a page with
  * no server of its own gets `deno task start`. Commands that cannot run here
@@ -51,9 +52,12 @@ async function run(command: string, env: Record<string, string>): Promise<string
   return text;
 }
 
-/** Starts a server command in a process group of its own and waits until it answers. */
-async function start(command: string, env: Record<string, string>): Promise<Server> {
-  const { portVariable, ready } = serverOf(command)!;
+/**
+ * Starts a server command in a process group of its own and waits until it
+ * answers on `port` (the one the command sets, or its port variable's).
+ */
+async function start(command: string, env: Record<string, string>, port: string): Promise<Server> {
+  const { ready } = serverOf(command)!;
   const child = new Deno.Command("setsid", {
     args: ["sh", "-c", runnable(command)],
     cwd: ROOT,
@@ -73,7 +77,7 @@ async function start(command: string, env: Record<string, string>): Promise<Serv
   const server = { command, child, output: () => log };
   let exited = false;
   child.status.then(() => exited = true);
-  const url = `http://127.0.0.1:${env[portVariable]}${ready}`;
+  const url = `http://127.0.0.1:${port}${ready}`;
   const deadline = Date.now() + 60_000;
   while (true) {
     try {
@@ -87,6 +91,33 @@ async function start(command: string, env: Record<string, string>): Promise<Serv
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * Every literal port of a page (`PORT=8791`, `http://127.0.0.1:8791`) as a
+ * free one, the same for the same number throughout the page, so servers a
+ * page starts find each other and never race other tests for a fixed port.
+ * 8787 and 8788 are the defaults `PORT` and `OFFLINE_MODEL_PORT` stand for.
+ */
+export function portMapper(defaults: Record<string, string>, free: () => number) {
+  const ports = new Map(Object.entries(defaults));
+  const portFor = (port: string) => {
+    if (!ports.has(port)) ports.set(port, String(free()));
+    return ports.get(port)!;
+  };
+  return (command: string) =>
+    command
+      .replace(/\b(PORT|OFFLINE_MODEL_PORT)=(\d{2,5})\b/g, (_, name, port) =>
+        `${name}=${portFor(port)}`)
+      .replace(/\b(127\.0\.0\.1|localhost):(\d{2,5})\b/g, (_, host, port) =>
+        `${host}:${portFor(port)}`);
+}
+
+/** The port a server command listens on: the one it sets, else its variable's in `env`. */
+function portOf(command: string, env: Record<string, string>): string {
+  const { portVariable } = serverOf(command)!;
+  const own = new RegExp(`(?:^|\\s)${portVariable}=(\\d+)\\s`).exec(command)?.[1];
+  return own ?? env[portVariable]!;
 }
 
 /** SIGTERM to the server's whole process group (`deno task` runs the server as its child). */
@@ -104,6 +135,24 @@ for (const page of await docPages()) {
   if (commands.length > 0) pages.push([page, commands]);
 }
 
+Deno.test("portMapper() gives each literal port one free port throughout a page", () => {
+  let next = 40_000;
+  const mapPorts = portMapper({ 8787: "39999" }, () => next++);
+  assert.equal(mapPorts("PORT=8791 deno task serve fuse"), "PORT=40000 deno task serve fuse");
+  assert.equal(
+    mapPorts("STEP_URL_FUSE=http://127.0.0.1:8791 deno task start"),
+    "STEP_URL_FUSE=http://127.0.0.1:40000 deno task start",
+  );
+  assert.equal(
+    mapPorts("curl http://localhost:8787/healthz"),
+    "curl http://localhost:39999/healthz",
+  );
+  assert.equal(
+    mapPorts("curl http://127.0.0.1:${PORT:-8787}/x"),
+    "curl http://127.0.0.1:${PORT:-8787}/x",
+  );
+});
+
 Deno.test("the docs runner runs workers:check, the dry run of the wrangler deploy commands", () => {
   const runs = pages.flatMap(([, commands]) => commands.map(runnable));
   assert.ok(runs.includes("deno task workers:check"), runs.join("\n"));
@@ -116,19 +165,21 @@ for (const [page, commands] of pages) {
     sanitizeOps: false,
     fn: async () => {
       const env = await environment();
+      const mapPorts = portMapper({ 8787: env.PORT!, 8788: env.OFFLINE_MODEL_PORT! }, freePort);
       const servers = new Map<string, Server>();
       try {
-        for (const command of commands) {
-          const server = serverOf(command);
-          if (server) {
+        for (const written of commands) {
+          const command = mapPorts(written);
+          if (serverOf(command)) {
             // A second server on the same port replaces the first (e.g. start again with LLM_BASE_URL).
-            const previous = servers.get(server.portVariable);
+            const port = portOf(command, env);
+            const previous = servers.get(port);
             if (previous) await stop(previous);
-            servers.set(server.portVariable, await start(command, env));
+            servers.set(port, await start(command, env, port));
             continue;
           }
-          if (/\$\{?PORT\b/.test(command) && !servers.has("PORT")) {
-            servers.set("PORT", await start("deno task start", env));
+          if (/\$\{?PORT\b/.test(command) && !servers.has(env.PORT!)) {
+            servers.set(env.PORT!, await start("deno task start", env, env.PORT!));
           }
           await run(command, env);
         }

@@ -64,7 +64,7 @@ export function mountMcp(app: Hono<AppEnv>): void {
         "`ask`, `rerank` and `ingest` (not with `MCP_READ_ONLY=true`), documents as " +
         "`sift://<namespace>/<id>` resources. Replies are JSON or an event stream " +
         "(`text/event-stream`, with progress notifications) as the client accepts. Use an " +
-        "MCP client (see the README), not this description.",
+        "MCP client (see docs/mcp.md), not this description.",
       body: z.union([rpcMessageSchema, z.array(rpcMessageSchema)]),
       responses: {
         200: {
