@@ -23,6 +23,8 @@ if (positionals.length === 0) {
   Deno.exit(2);
 }
 
+const LARGEST_FILE_BYTES = 100 * 1024 * 1024;
+
 type Outcome = { chunks: number } | { skipped: string };
 
 /** The error's message from a failed reply, or its status. */
@@ -37,6 +39,11 @@ async function failureOf(response: Response): Promise<string> {
 
 /** A file's bytes to `/v1/documents` as an upload: sift tells its type and parses it. */
 async function sendFile(sift: SiftFetch, path: string, name: string): Promise<Outcome> {
+  // No server takes a file this large (FILE_MAX_BYTES is at most 100 MiB): skip it unread.
+  const { size } = await Deno.stat(path);
+  if (size > LARGEST_FILE_BYTES) {
+    return { skipped: `is ${size} bytes, over the 100 MiB any sift takes (FILE_MAX_BYTES)` };
+  }
   const form = new FormData();
   form.append("file", new Blob([await Deno.readFile(path)]), name);
   if (values.namespace) form.append("namespace", values.namespace);

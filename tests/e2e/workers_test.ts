@@ -16,6 +16,7 @@ import {
   leaveAfterFirstDelta,
   startEndlessUpstream,
 } from "../helpers/endless_upstream.ts";
+import { makeDocx, paragraph } from "../helpers/docx.ts";
 import { pgrep, startWranglerDev, type WranglerDev } from "../../scripts/wrangler-dev.ts";
 
 const PROJECT_DIR = fileURLToPath(new URL("../../", import.meta.url));
@@ -94,6 +95,11 @@ Deno.test("the Workers compose over service bindings and share state in a Durabl
             ),
           );
           assert.equal(html.status, 201, await html.clone().text());
+          const docx = await upload(
+            "ferry.docx",
+            makeDocx(paragraph("Ferry notes", "Title") + paragraph("The boat leaves at six.")),
+          );
+          assert.equal(docx.status, 201, await docx.clone().text());
           const search = await post(first, "/v1/search", {
             query: "slack water pressure sensor harbour",
             namespace: "files",

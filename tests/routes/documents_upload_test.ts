@@ -267,3 +267,16 @@ Deno.test("GET /openapi.json describes the upload form of POST /v1/documents", a
   assert.ok(content["application/json"]);
   assert.deepEqual(content["multipart/form-data"].schema.required, ["file"]);
 });
+
+Deno.test("a multipart upload from a foreign web page (its Origin) is refused 403, and nothing is stored", async () => {
+  const { app, env, count } = uploadApp();
+  const form = new FormData();
+  form.append("file", new Blob(["A note a foreign page tries to plant."]), "planted.txt");
+  const response = await app.request("/v1/documents", {
+    method: "POST",
+    body: form,
+    headers: { origin: "https://evil.example" },
+  }, env);
+  assert.equal(response.status, 403);
+  assert.equal(await count(), 0);
+});

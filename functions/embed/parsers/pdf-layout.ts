@@ -35,21 +35,23 @@ export function segmentsOf(runs: readonly TextRun[]): Segment[] {
   return segments.filter((segment) => segment.text);
 }
 
-/** The x of a gutter between two columns, when the page has one. */
+/**
+ * The x of a gutter between two columns, when the page has one: the line
+ * down the middle half of the page that the fewest segments cross, with
+ * enough segments wholly on each side of it.
+ */
 export function gutterOf(segments: readonly Segment[], pageWidth: number): number | undefined {
   if (segments.length < 10) return undefined;
+  const enough = Math.max(4, segments.length * 0.2);
   let best: { x: number; crossing: number } | undefined;
-  for (let x = pageWidth * 0.3; x <= pageWidth * 0.7; x += 2) {
-    const crossing = segments.filter((s) => s.x < x - 1 && s.end > x + 1).length;
+  for (let x = pageWidth * 0.25; x <= pageWidth * 0.75; x += 2) {
+    const left = segments.filter((s) => s.end <= x).length;
+    const right = segments.filter((s) => s.x >= x).length;
+    if (left < enough || right < enough) continue;
+    const crossing = segments.length - left - right;
     if (!best || crossing < best.crossing) best = { x, crossing };
   }
-  if (!best) return undefined;
-  const left = segments.filter((s) => s.end <= best.x).length;
-  const right = segments.filter((s) => s.x >= best.x).length;
-  const enough = Math.max(4, segments.length * 0.2);
-  return left >= enough && right >= enough && best.crossing <= segments.length * 0.15
-    ? best.x
-    : undefined;
+  return best && best.crossing <= segments.length * 0.15 ? best.x : undefined;
 }
 
 /** Segments top to bottom, left to right within a baseline. */
