@@ -27,6 +27,8 @@ export type AppEnv = {
     config: Config;
     deps: Deps;
     steps: StepContext;
+    /** The caller's tenant, from its API key (docs/tenants.md); undefined for a bare key. */
+    tenant?: string | undefined;
     /** Set when this request is rate limited (`RATE_LIMIT_PER_MINUTE`). */
     rateLimit?: RateLimitState;
   };
@@ -145,7 +147,7 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   );
 
   for (const mount of options.open ?? []) mount(app);
-  app.use("*", requireApiKey);
+  app.use("*", requireApiKey());
   app.use("*", rateLimit());
   for (const mount of options.mounts) mount(app);
   mountOpenApi(app, options.extendOpenApi);
