@@ -9,6 +9,7 @@ import { readConfig } from "./shared/config.ts";
 import { handleJobMessage } from "./shared/jobs/consume.ts";
 import { indexLogIn, jobsIn } from "./shared/deno/data-dir.ts";
 import { lockDataDirOrExit } from "./shared/deno/data-dir-lock.ts";
+import { splitIndexMistake } from "./shared/deno/split-index.ts";
 import { ConfigError } from "./shared/errors.ts";
 import { withClientAddress } from "./shared/ratelimit/origin.ts";
 import { guardLoopbackHost, guardsLoopbackHost } from "./shared/http/loopback-host.ts";
@@ -42,6 +43,11 @@ function listenOrExit(port: number, listen: () => Deno.HttpServer): Deno.HttpSer
 
 if (import.meta.main) {
   const config = startupConfig();
+  const mistake = splitIndexMistake(config);
+  if (mistake) {
+    console.error(mistake);
+    Deno.exit(1);
+  }
   const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
   // Held until the process ends: a second sift on this directory exits here, naming this one.
   const ownerLock = await lockDataDirOrExit(dataDir);
