@@ -50,3 +50,12 @@ export function keyOfTenant(
 ): string | undefined {
   return entries.find((entry) => entry.tenant === tenant)?.key;
 }
+
+/**
+ * Whose work the nightly evaluation is: a key without a tenant when there is
+ * one (it evaluates the un-tenanted index), else the first key, and then its
+ * tenant's index, cache and history.
+ */
+export function backgroundEntry(entries: readonly ApiKeyEntry[]): ApiKeyEntry | undefined {
+  return entries.find((entry) => entry.tenant === undefined) ?? entries[0];
+}
