@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { LocalIndex } from "../vector/local.ts";
+import { MemoryCache } from "../cache/memory.ts";
+import { ResilientCache } from "../cache/resilient.ts";
 import { namespaceSchema } from "../schemas.ts";
 import { cacheScopeOf } from "../cache/scope.ts";
 import { TENANT_NAME } from "./keys.ts";
@@ -43,4 +45,23 @@ Deno.test("no namespace or cache scope a caller may name reaches a tenant's stor
   assert.equal(tenantNamespace("acme", "default"), "acme:default");
   assert.notEqual(tenantNamespace("a", "b-c"), tenantNamespace("a-b", "c"));
   assert.equal(tenantCachePrefix("acme"), "tenant/acme/");
+});
+
+Deno.test("two tenants computing the same cache key at once each compute their own", async () => {
+  const cache = new ResilientCache(new MemoryCache());
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => release = resolve);
+  const computeFor = (tenant: string) => async () => (await gate, `${tenant}'s result`);
+  const [acme, globex, acmeAgain] = [
+    cache.withKeyPrefix(tenantCachePrefix("acme")).getOrSet("checkpoint:run-1", computeFor("acme")),
+    cache.withKeyPrefix(tenantCachePrefix("globex")).getOrSet(
+      "checkpoint:run-1",
+      computeFor("globex"),
+    ),
+    cache.withKeyPrefix(tenantCachePrefix("acme")).getOrSet("checkpoint:run-1", computeFor("x")),
+  ];
+  release();
+  assert.equal((await acme).value, "acme's result");
+  assert.equal((await globex).value, "globex's result");
+  assert.equal((await acmeAgain).value, "acme's result", "within a tenant, computed once");
 });
