@@ -15,12 +15,13 @@ const KEYS = { API_KEYS: "ka:acme,kb:globex,kc:acme", AUTH_FAILURES_PER_MINUTE: 
 
 type Command = { env: Record<string, string>; fn: string };
 
-/** The page's first `sh` block: one command a line, `VAR=value ... deno task serve <fn>`. */
+/** The page's first `sh` block: one command each, `VAR=value ... deno task serve <fn>`. */
 async function commandsOfPage(): Promise<Command[]> {
   const page = await Deno.readTextFile(PAGE);
   const block = /```sh\n([\s\S]*?)```/.exec(page)?.[1];
   assert.ok(block, "docs/deno-processes.md has a sh block");
-  return block.trim().split("\n").map((line) => {
+  // A line ending in `\` goes on on the next, as in a shell.
+  return block.trim().replace(/\\\n\s*/g, "").split("\n").map((line) => {
     const match = /^((?:[A-Z_]+=\S+ )*)npx -y deno@[\d.]+ task serve ([a-z-]+)$/.exec(line.trim());
     assert.ok(match, `not a serve command: ${line}`);
     const env = Object.fromEntries(
