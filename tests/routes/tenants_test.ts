@@ -98,9 +98,7 @@ Deno.test("the same namespace name under two tenants is two indexes", async () =
   );
   const texts = async (key: string) => {
     const response = await post(key, "/v1/search", { query: "lighthouse keeper" });
-    return ((await response.json()) as { results: { text: string }[] }).results.map((r) =>
-      r.text
-    );
+    return ((await response.json()) as { results: { text: string }[] }).results.map((r) => r.text);
   };
   assert.deepEqual(await texts("kb"), [theirs.text]);
   assert.deepEqual(await texts("ka"), [SECRET_DOCUMENT.text]);
