@@ -84,12 +84,26 @@ try {
   const handle = guardsLoopbackHost(hostname, Deno.env.toObject())
     ? guardLoopbackHost(serve)
     : serve;
-  Deno.serve({
+  const server = Deno.serve({
     port: config.port,
     hostname,
     onListen: ({ hostname, port }) =>
       console.log(`sift ${name} listening on http://${hostname}:${port}`),
   }, handle);
+  // An index owner checkpoints on a graceful stop, as `deno task start` does (a crash loses
+  // nothing either: the log is replayed).
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, async () => {
+      if (stopping) Deno.exit(130); // a second Ctrl-C does not wait
+      stopping = true;
+      await server.shutdown();
+      await runtime.flush().catch((error) =>
+        console.error("checkpoint at shutdown failed:", error)
+      );
+      Deno.exit(0);
+    });
+  }
 } catch (error) {
   if (!(error instanceof Deno.errors.AddrInUse)) throw error;
   console.error(`sift ${name} cannot start: port ${config.port} is in use (set PORT to another)`);
