@@ -50,7 +50,10 @@ if (import.meta.main) {
   }
   const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
   // Held until the process ends: a second sift on this directory exits here, naming this one.
-  const ownerLock = await lockDataDirOrExit(dataDir);
+  // Only the embedded index needs one writer (Deno KV's jobs file takes several processes),
+  // and Deno Deploy has no directory to lock.
+  const ownsIndex = !config.vector && !Deno.env.get("DENO_DEPLOYMENT_ID");
+  const ownerLock = ownsIndex ? await lockDataDirOrExit(dataDir) : undefined;
   const jobs = await jobsIn(dataDir);
   const runtime = new Runtime({ log: indexLogIn(dataDir), jobs: () => jobs });
   const app = createSiftApp({ runtime });
@@ -103,7 +106,7 @@ if (import.meta.main) {
     stopping = true;
     await server.shutdown();
     await runtime.flush().catch((error) => console.error("checkpoint at shutdown failed:", error));
-    ownerLock.close();
+    ownerLock?.close();
     Deno.exit(0);
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, stop);
