@@ -22,7 +22,8 @@ import { createRerankServer } from "../functions/rerank/server.ts";
 import { mountEmbed } from "../functions/embed/app.ts";
 import { mountFuse } from "../functions/fuse/app.ts";
 import { createServer } from "../shared/http/server.ts";
-import { indexLogIn } from "../shared/deno/data-dir.ts";
+import { indexLogIn, jobsIn } from "../shared/deno/data-dir.ts";
+import { handleJobMessage } from "../shared/jobs/consume.ts";
 import { lockDataDirOrExit } from "../shared/deno/data-dir-lock.ts";
 import { type Config, readConfig } from "../shared/config.ts";
 import { ConfigError } from "../shared/errors.ts";
@@ -68,14 +69,26 @@ try {
 }
 /** The functions that hold the embedded index: it lives in SIFT_DATA_DIR, one owner at a time. */
 const OWNS_INDEX = new Set(["index", "embed", "fuse"]);
+const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
 let runtime = new Runtime();
 if (OWNS_INDEX.has(name) && !config.vector) {
-  const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
   // Held until the process ends (the kernel drops it after a crash too).
   await lockDataDirOrExit(dataDir);
   runtime = new Runtime({ log: indexLogIn(dataDir) });
 }
+// The orchestrator accepts jobs (202): they wait in Deno KV, as under `deno task start`, so a
+// restart loses none. KV takes several processes: no lock.
+const jobs = name === "orchestrator" ? await jobsIn(dataDir) : undefined;
+if (jobs) runtime = new Runtime({ jobs: () => jobs });
 const app = FUNCTIONS[name as keyof typeof FUNCTIONS](runtime);
+jobs?.listen((message) => {
+  const env = Deno.env.toObject();
+  return handleJobMessage(message, {
+    backend: jobs,
+    config: runtime.config(env),
+    fetch: async (request) => await app.fetch(request, env),
+  });
+});
 const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
 try {
   const serve = (request: Request, info: Deno.ServeHandlerInfo) =>

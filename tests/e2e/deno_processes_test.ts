@@ -7,10 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { readServerSentEvents } from "../../shared/http/event-reader.ts";
+import { startWebhookReceiver } from "../helpers/webhook_receiver.ts";
 import { freePort, type RunningService, startService } from "./service.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const PAGE = `${ROOT}docs/deno-processes.md`;
+const SECRET = "whsec_" + btoa("sift-processes-webhook-secret-012");
 const KEYS = { API_KEYS: "ka:acme,kb:globex,kc:acme", AUTH_FAILURES_PER_MINUTE: "3" };
 
 type Command = { env: Record<string, string>; fn: string };
@@ -82,6 +84,7 @@ Deno.test("the page's processes find through the orchestrator what it acknowledg
   const orchestrator = commands.at(-1)!;
   assert.equal(orchestrator.fn, "orchestrator");
   const services: RunningService[] = [];
+  const receiver = startWebhookReceiver(SECRET);
   try {
     const ports = new Map<string, number>();
     const steps = await Promise.all(
@@ -94,8 +97,15 @@ Deno.test("the page's processes find through the orchestrator what it acknowledg
         return { fn: command.fn, service };
       }),
     );
+    // Like the page's processes, it keeps its jobs (Deno KV) in the default `.data`, beside the index.
     const front = await startService(
-      { ...withPorts(orchestrator.env, ports), ...KEYS },
+      {
+        ...withPorts(orchestrator.env, ports),
+        ...KEYS,
+        SIFT_DATA_DIR: `${dataDir}/.data`,
+        WEBHOOK_SECRET: SECRET,
+        ALLOW_PRIVATE_CALLBACKS: "true",
+      },
       ["scripts/serve.ts", "orchestrator"],
     );
     services.push(front);
@@ -114,6 +124,16 @@ Deno.test("the page's processes find through the orchestrator what it acknowledg
     assert.deepEqual(await searched(index, "ka"), ["pilot"]);
     assert.deepEqual(await searched(index, "kb"), []);
 
+    // A job accepted by the orchestrator runs as its tenant and is delivered.
+    const job = await call(front, "ka", "/v1/jobs", {
+      route: "/v1/search",
+      body: { query: "harbour pilot tides" },
+      callback_url: receiver.url,
+    });
+    assert.equal(job.status, 202, await job.clone().text());
+    const [delivery] = await receiver.waitFor(((await job.json()) as { id: string }).id, 1);
+    assert.match(JSON.stringify(delivery!.json), /"doc_id":"pilot"/);
+
     // Wrong keys over a real connection: 401 three times, then 429 for this address.
     const statuses = [];
     for (let i = 0; i < 4; i++) {
@@ -124,6 +144,7 @@ Deno.test("the page's processes find through the orchestrator what it acknowledg
     assert.deepEqual(statuses, [401, 401, 401, 429]);
   } finally {
     await Promise.all(services.map((service) => service.close()));
+    await receiver.close();
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }
 });

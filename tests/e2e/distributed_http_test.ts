@@ -52,6 +52,7 @@ Deno.test("functions served apart over HTTP answer as the all-in-one server does
     ]);
     services.push(index!, rubric!, rerank!, answer!, allInOne!);
     const composed = await startService({
+      SIFT_DATA_DIR: `${dataDir}/composed`,
       STEP_URL_EMBED: index!.url,
       STEP_URL_FUSE: index!.url,
       STEP_URL_GENERATE_RUBRIC: rubric!.url,
