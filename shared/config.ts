@@ -4,6 +4,7 @@ import { MAX_EMBEDDING_DIMENSIONS } from "./embeddings/port.ts";
 import { parseFaults, parseLatency } from "../providers/offline/knobs.ts";
 import { STEP_NAMES, type StepName } from "./steps/names.ts";
 import { corsOriginsSchema } from "./http/cors-origins.ts";
+import { type ApiKeyEntry, parseApiKeys } from "./tenants/keys.ts";
 
 /** `"true"`/`"false"`/`"1"`/`"0"` as a boolean, with a readable error otherwise. */
 const booleanString = z
@@ -56,6 +57,7 @@ const envSchema = z.object({
   SOURCE_TRUST: z.string().optional(),
   CORS_ORIGINS: corsOriginsSchema.optional(),
   RATE_LIMIT_PER_MINUTE: positiveInt(1_000_000).optional(),
+  AUTH_FAILURES_PER_MINUTE: positiveInt(1_000_000).optional(),
   CHUNK_SIZE: positiveInt(8000).default(400),
   CHUNK_OVERLAP: z.coerce.number({ error: "must be a number" }).int().min(0, {
     error: "must be at least 0",
@@ -117,6 +119,11 @@ const envSchema = z.object({
       message: "must hold at least one key (a comma-separated list)",
     });
   }
+  try {
+    parseApiKeys(env.API_KEYS);
+  } catch (error) {
+    ctx.addIssue({ code: "custom", path: ["API_KEYS"], message: (error as Error).message });
+  }
   if (env.CHUNK_OVERLAP >= env.CHUNK_SIZE) {
     ctx.addIssue({
       code: "custom",
@@ -156,6 +163,8 @@ export type Config = {
   redis?: { url: string; token: string };
   vector?: { url: string; token: string };
   apiKeys: string[];
+  /** `API_KEYS` with the tenant each key names (none for a bare key): see docs/tenants.md. */
+  apiKeyEntries: ApiKeyEntry[];
   /**
    * `SOURCE_TRUST`: hosts (lower case) whose documents, and their subdomains',
    * may score on authority criteria; unset, every document may.
@@ -167,6 +176,8 @@ export type Config = {
   mcpReadOnly: boolean;
   /** Requests per minute per API key (per client address without keys); unset = no limit. */
   rateLimit?: { perMinute: number };
+  /** `AUTH_FAILURES_PER_MINUTE` (default 10): wrong keys per client address before 429. */
+  authFailuresPerMinute: number;
   chunking: { size: number; overlap: number };
   offlineModel: { latency?: string; faults?: string; seed: number };
   /** Load sift's own docs into an empty local index. */
@@ -243,7 +254,8 @@ export function readConfig(env: Record<string, unknown>): Config {
     ...(e.UPSTASH_VECTOR_REST_URL && e.UPSTASH_VECTOR_REST_TOKEN
       ? { vector: { url: e.UPSTASH_VECTOR_REST_URL, token: e.UPSTASH_VECTOR_REST_TOKEN } }
       : {}),
-    apiKeys: (e.API_KEYS ?? "").split(",").map((key) => key.trim()).filter(Boolean),
+    apiKeys: parseApiKeys(e.API_KEYS).map((entry) => entry.key),
+    apiKeyEntries: parseApiKeys(e.API_KEYS),
     ...(e.SOURCE_TRUST
       ? {
         sourceTrust: e.SOURCE_TRUST.split(",").map((host) => host.trim().toLowerCase())
@@ -253,6 +265,7 @@ export function readConfig(env: Record<string, unknown>): Config {
     corsOrigins: e.CORS_ORIGINS ?? [],
     mcpReadOnly: e.MCP_READ_ONLY,
     ...(e.RATE_LIMIT_PER_MINUTE ? { rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE } } : {}),
+    authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE ?? 10,
     chunking: { size: e.CHUNK_SIZE, overlap: e.CHUNK_OVERLAP },
     offlineModel: {
       ...(e.OFFLINE_MODEL_LATENCY ? { latency: e.OFFLINE_MODEL_LATENCY } : {}),

@@ -39,6 +39,8 @@ export type Deps = {
   cache: ResilientCache;
   /** Where jobs for webhook callers live and queue: the platform's queue, else memory. */
   jobs: JobBackend;
+  /** The caller's tenant when its key names one: `index` and `cache` are then its own. */
+  tenant?: string;
   /** What serves each port, as `/healthz` reports it: `offline` for embedded defaults. */
   providers: { llm: string; embeddings: string; index: string; cache: string };
 };

@@ -9,6 +9,7 @@ import { VARIANT_NAMES } from "./variants.ts";
 import { namespaceSchema } from "../../shared/schemas.ts";
 import { stepsOver } from "./default-steps.ts";
 import { readJob, readReport, startEvaluation } from "./evaluate.ts";
+import { tenantFieldOf } from "../../shared/tenants/scope.ts";
 import { isScheduledRunId, SCHEDULED_RUN_PREFIX } from "./scheduled-id.ts";
 import { failJob, readInput, runJob, runJobSlice } from "./jobs.ts";
 import { MAX_REPEAT } from "./run.ts";
@@ -170,7 +171,7 @@ export function mountEvaluations(app: Hono<AppEnv>): void {
       const to = from + config.evalSliceQuestions;
       const questions = await runJobSlice(deps, job, input, { from, to }, { steps });
       if (to < questions) {
-        await deps.jobs.enqueue({ job_id: id, step: "evaluate", from: to });
+        await deps.jobs.enqueue({ job_id: id, step: "evaluate", from: to, ...tenantFieldOf(deps) });
         return c.json({ id, status: "running", from, to, next: to });
       }
       // Every unit is checkpointed by now: this pass aggregates and writes the report.

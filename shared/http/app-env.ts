@@ -17,6 +17,8 @@ export type AppEnv = {
     config: Config;
     deps: Deps;
     steps: StepContext;
+    /** The caller's tenant, from its API key (docs/tenants.md); undefined for a bare key. */
+    tenant?: string | undefined;
     /** Set when this request is rate limited (`RATE_LIMIT_PER_MINUTE`). */
     rateLimit?: RateLimitState;
   };

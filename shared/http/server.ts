@@ -129,7 +129,7 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   );
 
   for (const mount of options.open ?? []) mount(app);
-  app.use("*", requireApiKey);
+  app.use("*", requireApiKey());
   app.use("*", rateLimit());
   for (const mount of options.mounts) mount(app);
   mountOpenApi(app, options.extendOpenApi);
