@@ -1,7 +1,10 @@
 import { InvalidRequestError, SiftError } from "../errors.ts";
 import type { Embedder } from "../embeddings/port.ts";
 import { sha256Hex } from "../hash.ts";
-import { type ChunkOptions, chunkText } from "../text/chunk.ts";
+import type { ChunkOptions } from "../text/chunk.ts";
+import { chunkBlocks } from "../text/chunk-blocks.ts";
+import { paragraphBlocks } from "../text/paragraphs.ts";
+import type { Block } from "./blocks.ts";
 import {
   type ChunkMetadata,
   type IndexedChunk,
@@ -17,6 +20,11 @@ export type DocumentInput = {
   published?: string | undefined;
   authors?: string | string[] | undefined;
   metadata?: Record<string, unknown> | undefined;
+  /**
+   * The text as a parser read it (headings, pages); without it, `text` is
+   * read as plain paragraphs. `text` stays the whole text: the id comes from it.
+   */
+  blocks?: Block[] | undefined;
 };
 
 export type IngestResult = {
@@ -33,7 +41,11 @@ export async function documentId(text: string): Promise<string> {
   return `doc-${(await sha256Hex(text)).slice(0, 16)}`;
 }
 
-/** Splits documents into chunks with stable ids (`${doc_id}#${n}`) and their metadata. */
+/**
+ * Splits documents into chunks with stable ids (`${doc_id}#${n}`) and their
+ * metadata: chunks follow the document's blocks (see `chunkBlocks`) and carry
+ * `section`, `page` and `page_end` where the blocks had them.
+ */
 export async function chunkDocuments(
   documents: readonly DocumentInput[],
   chunking: ChunkOptions,
@@ -48,10 +60,17 @@ export async function chunkDocuments(
       ...(document.published ? { published: document.published } : {}),
       ...(document.authors ? { authors: document.authors } : {}),
     };
-    const chunks = chunkText(document.text, chunking).map((chunk) => ({
-      id: `${id}#${chunk.index}`,
+    const blocks = document.blocks ?? paragraphBlocks(document.text);
+    const chunks = chunkBlocks(blocks, chunking).map((chunk, index) => ({
+      id: `${id}#${index}`,
       text: chunk.text,
-      metadata: { ...shared, chunk_index: chunk.index } satisfies ChunkMetadata,
+      metadata: {
+        ...shared,
+        chunk_index: index,
+        ...(chunk.section ? { section: chunk.section } : {}),
+        ...(chunk.page !== undefined ? { page: chunk.page } : {}),
+        ...(chunk.page_end !== undefined ? { page_end: chunk.page_end } : {}),
+      } satisfies ChunkMetadata,
     }));
     return { id, chunks };
   }));

@@ -6,7 +6,20 @@ import { countTokens, tokenize } from "./tokenize.ts";
 export type BlockChunk = { text: string; page?: number; page_end?: number; section?: string };
 
 /** A run of one block's text the packer never cuts: the block, an item, a row, a sentence. */
-type Piece = Span & { block: number; tokens: number };
+type Piece = Span & {
+  block: number;
+  tokens: number;
+  /** On a block's first piece: the whole block's tokens (0 on the others). */
+  blockTokens: number;
+};
+
+/**
+ * A block that does not fit what is left of a chunk starts the next chunk
+ * when the chunk is at least this full; otherwise its first sentences (rows,
+ * items) fill the chunk. Chunks stay near the budget without cutting blocks
+ * that need not be cut.
+ */
+const FULL_ENOUGH = 0.8;
 
 const LIST_ITEM = /^[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 
@@ -63,25 +76,31 @@ function sections(blocks: Block[]): number[][] {
   return groups;
 }
 
+/**
+ * A block as pieces the packer may break between: its sentences (prose),
+ * items (lists), rows (tables) or lines (code); a unit longer than `size`
+ * is cut between words. The first piece knows the whole block's size, so
+ * the packer can keep a block whole when it fits.
+ */
 function piecesOf(block: Block, at: number, size: number): Piece[] {
-  const whole = { start: 0, end: block.text.length };
-  const tokens = countTokens(block.text);
-  if (tokens <= size) return tokens ? [{ ...whole, block: at, tokens }] : [];
-  return unitsOf(block).flatMap((span) => {
-    const spanTokens = countTokens(block.text.slice(span.start, span.end));
-    if (spanTokens <= size) return spanTokens ? [{ ...span, block: at, tokens: spanTokens }] : [];
+  const pieces = unitsOf(block).flatMap((span) => {
+    const tokens = countTokens(block.text.slice(span.start, span.end));
+    if (tokens <= size) return tokens ? [{ ...span, block: at, tokens, blockTokens: 0 }] : [];
     // A list item or a long line of prose: by sentences, and a sentence still too long by words.
-    const inner = block.kind === "list" || block.kind === "paragraph" || block.kind === "heading"
+    const inner = block.kind === "list"
       ? sentenceSpans(block.text.slice(span.start, span.end)).map((s) => shift(s, span.start))
       : [span];
     return inner.flatMap((sentence) => wordWindows(block.text, sentence, size))
-      .map((piece) => ({ ...piece, block: at }));
+      .map((piece) => ({ ...piece, block: at, blockTokens: 0 }));
   });
+  if (pieces[0]) pieces[0].blockTokens = pieces.reduce((sum, piece) => sum + piece.tokens, 0);
+  return pieces;
 }
 
 /** The units a block is split at before its sentences: rows, items, lines. */
 function unitsOf(block: Block): Span[] {
   if (block.kind === "table" || block.kind === "code") return lineSpans(block.text);
+  if (block.kind === "heading") return [{ start: 0, end: block.text.length }];
   if (block.kind !== "list") return sentenceSpans(block.text);
   const items: Span[] = [];
   for (const line of lineSpans(block.text)) {
@@ -93,7 +112,11 @@ function unitsOf(block: Block): Span[] {
 }
 
 /** A span cut into runs of at most `size` tokens, each from a word's start to a word's end. */
-function wordWindows(text: string, span: Span, size: number): (Span & { tokens: number })[] {
+function wordWindows(
+  text: string,
+  span: Span,
+  size: number,
+): (Span & { tokens: number })[] {
   const tokens = tokenize(text.slice(span.start, span.end));
   const windows: (Span & { tokens: number })[] = [];
   for (let first = 0; first < tokens.length; first += size) {
@@ -111,13 +134,19 @@ function shift(span: Span, by: number): Span {
   return { start: span.start + by, end: span.end + by };
 }
 
-/** Greedy packing under `size`; each new chunk starts with the last pieces (≤ `overlap`) of the one before. */
+/**
+ * Greedy packing under `size`, breaking between blocks when the chunk is full
+ * enough; each new chunk starts with the last pieces (≤ `overlap`) of the one
+ * before.
+ */
 function pack(pieces: Piece[], size: number, overlap: number): Piece[][] {
   const packed: Piece[][] = [];
   let current: Piece[] = [];
   let tokens = 0;
   for (const piece of pieces) {
-    if (current.length && tokens + piece.tokens > size) {
+    const blockDoesNotFit = piece.blockTokens > 0 && tokens + piece.blockTokens > size &&
+      tokens >= FULL_ENOUGH * size;
+    if (current.length && (tokens + piece.tokens > size || blockDoesNotFit)) {
       packed.push(current);
       const carried: Piece[] = [];
       let carriedTokens = 0;

@@ -131,3 +131,16 @@ Deno.test("chunkBlocks() gives nothing for no blocks or blank ones, and rejects 
   assert.throws(() => chunkBlocks([], { size: 0, overlap: 0 }), RangeError);
   assert.throws(() => chunkBlocks([], { size: 5, overlap: 5 }), RangeError);
 });
+
+Deno.test("chunkBlocks() keeps a paragraph whole for the next chunk once the chunk is full enough, and fills a near-empty one with its sentences", () => {
+  const sentence = (n: number) => `Sentence ${n} is here.`; // 5 tokens
+  const long = Array.from({ length: 6 }, (_, n) => sentence(n)).join(" "); // 30 tokens
+  // 18 of 20 tokens used: the 30-token paragraph starts the next chunk.
+  const full = chunkBlocks([paragraph(words(18)), paragraph(long)], { size: 20, overlap: 0 });
+  assert.equal(full[0]!.text, words(18));
+  assert.ok(full[1]!.text.startsWith(sentence(0)));
+  // 5 of 20 used: its first three sentences fill the chunk.
+  const sparse = chunkBlocks([paragraph(words(5)), paragraph(long)], { size: 20, overlap: 0 });
+  assert.equal(sparse[0]!.text, `${words(5)}\n\n${sentence(0)} ${sentence(1)} ${sentence(2)}`);
+  assert.equal(sparse[1]!.text, `${sentence(3)} ${sentence(4)} ${sentence(5)}`);
+});

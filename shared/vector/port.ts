@@ -6,6 +6,13 @@ export type ChunkMetadata = {
   url?: string;
   published?: string;
   authors?: string | string[];
+  /** The file the document came from. */
+  source?: string;
+  /** The heading path, `A > B > C`. */
+  section?: string;
+  /** The page the chunk starts on (paged sources), and the last when it spans pages. */
+  page?: number;
+  page_end?: number;
   [key: string]: unknown;
 };
 
@@ -86,11 +93,16 @@ export const DEFAULT_NAMESPACE = "default";
 
 /**
  * The text a chunk is matched on (embedded and BM25-indexed): its document's
- * title as a header, then the chunk. A chunk from the middle of a paper rarely
- * names the paper; the header lets "What does BERT pre-train on?" find it.
- * The chunk's own `text` stays as it was for display and answering.
+ * title and its heading path (`section`) as a header, then the chunk. A chunk
+ * from the middle of a paper rarely names the paper or its section; the
+ * header lets "What does BERT pre-train on?" find it. The chunk's own `text`
+ * stays as it was for display and answering.
  */
-export function searchableText(chunk: { text: string; metadata: { title?: unknown } }): string {
-  const title = chunk.metadata.title;
-  return typeof title === "string" && title.trim() ? `${title.trim()}\n${chunk.text}` : chunk.text;
+export function searchableText(
+  chunk: { text: string; metadata: { title?: unknown; section?: unknown } },
+): string {
+  const header = [chunk.metadata.title, chunk.metadata.section]
+    .filter((line): line is string => typeof line === "string" && line.trim() !== "")
+    .map((line) => line.trim());
+  return header.length ? `${header.join("\n")}\n${chunk.text}` : chunk.text;
 }
