@@ -10,6 +10,7 @@ import { DATE_FIELDS, futureDateProblem } from "../../shared/documents/dates.ts"
 import { createEmbeddings } from "./embeddings.ts";
 import { MAX_EMBEDDING_DIMENSIONS } from "../../shared/embeddings/port.ts";
 import { mountDocumentsWebhook } from "./webhook.ts";
+import { mountDocumentReads } from "./documents.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import {
   deleteResponseSchema,
@@ -104,7 +105,8 @@ export function mountEmbed(app: Hono<AppEnv>): void {
     describe({
       tag: "embed",
       summary: "Ingest documents",
-      description: "Chunks are token windows with overlap, ids `${doc_id}#${n}`; ingesting an " +
+      description: "Chunks follow the text's paragraphs and sentences within `CHUNK_SIZE` " +
+        "tokens (see docs/chunking-and-citations.md), ids `${doc_id}#${n}`; ingesting an " +
         "id again replaces its chunks. A missing id is derived from the text.",
       body: ingestSchema,
       responses: { 201: json("Ingested", ingestResponseSchema) },
@@ -117,6 +119,7 @@ export function mountEmbed(app: Hono<AppEnv>): void {
   );
 
   mountDocumentsWebhook(app);
+  mountDocumentReads(app);
 
   app.delete(
     "/v1/documents/:id",

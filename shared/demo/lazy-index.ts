@@ -38,6 +38,10 @@ export function lazyIndex(index: VectorIndex, ready: () => Promise<void>): Vecto
       await loaded(), await index.deleteDocument(docId, options)
     ),
     count: async (options) => (await loaded(), await index.count(options)),
+    listDocuments: async (options) => (await loaded(), await index.listDocuments(options)),
+    getDocument: async (docId, options) => (
+      await loaded(), await index.getDocument(docId, options)
+    ),
   };
   inner.set(wrapped, index);
   return wrapped;

@@ -50,6 +50,7 @@ export async function chunkDocuments(
   documents: readonly DocumentInput[],
   chunking: ChunkOptions,
 ): Promise<{ id: string; chunks: ChunkDraft[] }[]> {
+  const ingestedAt = new Date().toISOString();
   return await Promise.all(documents.map(async (document) => {
     const id = document.id ?? await documentId(document.text);
     const shared = {
@@ -59,6 +60,7 @@ export async function chunkDocuments(
       ...(document.url ? { url: document.url } : {}),
       ...(document.published ? { published: document.published } : {}),
       ...(document.authors ? { authors: document.authors } : {}),
+      ingested_at: ingestedAt,
     };
     const blocks = document.blocks ?? paragraphBlocks(document.text);
     const chunks = chunkBlocks(blocks, chunking).map((chunk, index) => ({
