@@ -99,7 +99,7 @@ Deno.test("chunkBlocks() splits a big list at items", () => {
     overlap: 0,
   });
   assert.ok(chunks.length > 1);
-  for (const chunk of chunks) assert.match(chunk.text, /^(- item \d has\n  two lines\n?)+$/);
+  for (const chunk of chunks) assert.match(chunk.text, /^(- item \d has\n {2}two lines\n?)+$/);
 });
 
 Deno.test("chunkBlocks() cuts a sentence longer than the budget between words", () => {
