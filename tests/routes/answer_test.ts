@@ -6,7 +6,14 @@ import type { ErrorBody } from "./helpers.ts";
 
 type AnswerBody = {
   answer: string;
-  citations: { index: number; id?: string; doc_id?: string; title?: string }[];
+  citations: {
+    index: number;
+    id?: string;
+    doc_id?: string;
+    title?: string;
+    label: string;
+    page?: number;
+  }[];
   answered: boolean;
   usage: { tokens_in: number; tokens_out: number };
 };
@@ -120,7 +127,7 @@ Deno.test("POST /v1/answer answers 400 before any stream for a bad request", asy
 Deno.test("POST /v1/answer labels a citation with its document's title, section and page", async () => {
   const { post } = testApp();
   const volcano = DOCUMENTS.find((document) => document.metadata.doc_id === "volcano")!;
-  const body: AnswerBody & { citations: { label: string; page?: number }[] } = await (await post(
+  const body: AnswerBody = await (await post(
     "/v1/answer",
     {
       query: "What is a volcano and what feeds its eruptions?",
