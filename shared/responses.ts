@@ -113,6 +113,13 @@ export const citationSchema = z.object({
   doc_id: z.string().optional(),
   title: z.string().optional(),
   url: z.string().optional(),
+  section: z.string().optional().meta({ description: "The chunk's heading path, `A > B`" }),
+  page: z.number().int().optional(),
+  page_end: z.number().int().optional(),
+  chunk_index: z.number().int().optional(),
+  label: z.string().meta({
+    description: "How a person finds the passage: title, section and page (`RoBERTa, §4.1, p. 6`)",
+  }),
 });
 
 /** The `answer-delta` event: the next piece of the answer's text. */

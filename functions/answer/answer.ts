@@ -2,10 +2,15 @@ import { answerPrompt } from "../../prompts/answer.ts";
 import { type ChatRequest, streamText, type TokenUsage } from "../../shared/llm/chat.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";
 import { type PromptDocument, renderDocuments, renderTemplate } from "../../shared/llm/prompt.ts";
+import { citationLabels } from "../../shared/documents/citation-label.ts";
 
 export type AnswerDocument = PromptDocument & {
   id?: string | undefined;
   doc_id?: string | undefined;
+  section?: string | undefined;
+  page?: number | undefined;
+  page_end?: number | undefined;
+  chunk_index?: number | undefined;
 };
 
 export type Citation = {
@@ -15,6 +20,12 @@ export type Citation = {
   doc_id?: string;
   title?: string;
   url?: string;
+  section?: string;
+  page?: number;
+  page_end?: number;
+  chunk_index?: number;
+  /** Title, section and page as a person reads them: `RoBERTa, §4.1, p. 6`. */
+  label: string;
 };
 
 export type AnswerResult = {
@@ -51,7 +62,11 @@ export function citationsIn(answer: string, documents: readonly AnswerDocument[]
       if (index >= 1 && index <= documents.length && !cited.includes(index)) cited.push(index);
     }
   }
-  return cited.map((index) => {
+  const labels = citationLabels(cited.map((index) => {
+    const document = documents[index - 1]!;
+    return { ...document, id: document.id ?? `document ${index}` };
+  }));
+  return cited.map((index, position) => {
     const document = documents[index - 1]!;
     return {
       index,
@@ -59,6 +74,11 @@ export function citationsIn(answer: string, documents: readonly AnswerDocument[]
       ...(document.doc_id ? { doc_id: document.doc_id } : {}),
       ...(document.title ? { title: document.title } : {}),
       ...(document.url ? { url: document.url } : {}),
+      ...(document.section ? { section: document.section } : {}),
+      ...(document.page !== undefined ? { page: document.page } : {}),
+      ...(document.page_end !== undefined ? { page_end: document.page_end } : {}),
+      ...(document.chunk_index !== undefined ? { chunk_index: document.chunk_index } : {}),
+      label: labels[position]!,
     };
   });
 }

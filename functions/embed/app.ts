@@ -12,6 +12,7 @@ import { ingestBody } from "./ingest-body.ts";
 import { ingestSchema } from "./ingest-schema.ts";
 import { ingestUpload } from "./upload.ts";
 import { multipartBoundary } from "../../shared/http/multipart.ts";
+import { mountDocumentReads } from "./documents.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import {
   deleteResponseSchema,
@@ -57,8 +58,9 @@ export function mountEmbed(app: Hono<AppEnv>): void {
     describe({
       tag: "embed",
       summary: "Ingest documents",
-      description: "Chunks are token windows with overlap, ids `${doc_id}#${n}`; ingesting an " +
-        "id again replaces its chunks. A missing id is derived from the text. As " +
+      description: "Chunks follow the text's headings, paragraphs and sentences within " +
+        "`CHUNK_SIZE` tokens (see docs/chunking-and-citations.md), ids `${doc_id}#${n}`; " +
+        "ingesting an id again replaces its chunks. A missing id is derived from the text. As " +
         "`multipart/form-data` (`curl -F file=@paper.pdf -F namespace=papers`), each `file` " +
         "part is a PDF, Word (.docx), HTML, Markdown or text file, told by its bytes: its id is " +
         "its name without the extension, its name is kept as metadata `source`, and PDF chunks " +
@@ -79,6 +81,7 @@ export function mountEmbed(app: Hono<AppEnv>): void {
   );
 
   mountDocumentsWebhook(app);
+  mountDocumentReads(app);
 
   app.delete(
     "/v1/documents/:id",

@@ -1,8 +1,9 @@
 import { InvalidRequestError, SiftError } from "../errors.ts";
 import type { Embedder } from "../embeddings/port.ts";
 import { sha256Hex } from "../hash.ts";
-import { type ChunkOptions, chunkText } from "../text/chunk.ts";
+import type { ChunkOptions } from "../text/chunk.ts";
 import { chunkBlocks } from "../text/chunk-blocks.ts";
+import { paragraphBlocks } from "../text/paragraphs.ts";
 import type { Block } from "./blocks.ts";
 import {
   type ChunkMetadata,
@@ -19,7 +20,10 @@ export type DocumentInput = {
   published?: string | undefined;
   authors?: string | string[] | undefined;
   metadata?: Record<string, unknown> | undefined;
-  /** A parsed file's blocks: chunked by structure, each chunk with its page and section. */
+  /**
+   * The text as a parser read it (headings, pages); without it, `text` is
+   * read as plain paragraphs. `text` stays the whole text: the id comes from it.
+   */
   blocks?: Block[] | undefined;
 };
 
@@ -37,11 +41,16 @@ export async function documentId(text: string): Promise<string> {
   return `doc-${(await sha256Hex(text)).slice(0, 16)}`;
 }
 
-/** Splits documents into chunks with stable ids (`${doc_id}#${n}`) and their metadata. */
+/**
+ * Splits documents into chunks with stable ids (`${doc_id}#${n}`) and their
+ * metadata: chunks follow the document's blocks (see `chunkBlocks`) and carry
+ * `section`, `page` and `page_end` where the blocks had them.
+ */
 export async function chunkDocuments(
   documents: readonly DocumentInput[],
   chunking: ChunkOptions,
 ): Promise<{ id: string; chunks: ChunkDraft[] }[]> {
+  const ingestedAt = new Date().toISOString();
   return await Promise.all(documents.map(async (document) => {
     const id = document.id ?? await documentId(document.text);
     const shared = {
@@ -51,25 +60,19 @@ export async function chunkDocuments(
       ...(document.url ? { url: document.url } : {}),
       ...(document.published ? { published: document.published } : {}),
       ...(document.authors ? { authors: document.authors } : {}),
+      ingested_at: ingestedAt,
     };
-    if (document.blocks) {
-      const chunks = chunkBlocks(document.blocks, chunking).map((chunk, index) => ({
-        id: `${id}#${index}`,
-        text: chunk.text,
-        metadata: {
-          ...shared,
-          chunk_index: index,
-          ...(chunk.page === undefined ? {} : { page: chunk.page }),
-          ...(chunk.page_end === undefined ? {} : { page_end: chunk.page_end }),
-          ...(chunk.section ? { section: chunk.section } : {}),
-        } satisfies ChunkMetadata,
-      }));
-      return { id, chunks };
-    }
-    const chunks = chunkText(document.text, chunking).map((chunk) => ({
-      id: `${id}#${chunk.index}`,
+    const blocks = document.blocks ?? paragraphBlocks(document.text);
+    const chunks = chunkBlocks(blocks, chunking).map((chunk, index) => ({
+      id: `${id}#${index}`,
       text: chunk.text,
-      metadata: { ...shared, chunk_index: chunk.index } satisfies ChunkMetadata,
+      metadata: {
+        ...shared,
+        chunk_index: index,
+        ...(chunk.section ? { section: chunk.section } : {}),
+        ...(chunk.page !== undefined ? { page: chunk.page } : {}),
+        ...(chunk.page_end !== undefined ? { page_end: chunk.page_end } : {}),
+      } satisfies ChunkMetadata,
     }));
     return { id, chunks };
   }));

@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv, Mount } from "./app-env.ts";
-import { loadDemoCorpus } from "../demo/loader.ts";
+import { loadDemoCorpus, retireDemoCorpus } from "../demo/loader.ts";
 import { lazyIndex, withoutDemoCorpus } from "../demo/lazy-index.ts";
 import { HealthProbe } from "../health/probe.ts";
 import { NotFoundError, SiftError, toErrorBody } from "../errors.ts";
@@ -86,7 +86,14 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     const built = runtime.deps(config, env);
     // Only calls that touch the index wait on the demo corpus (and a failed load fails none).
     const shared = options.demoCorpus
-      ? { ...built, index: lazyIndex(built.index, () => loadDemoCorpus(runtime, built)) }
+      ? {
+        ...built,
+        index: lazyIndex(
+          built.index,
+          () => loadDemoCorpus(runtime, built),
+          (namespace, docIds) => retireDemoCorpus(runtime, built, namespace, docIds),
+        ),
+      }
       : built;
     const deps = cacheScope
       ? { ...shared, cache: shared.cache.withKeyPrefix(cacheScopePrefix(cacheScope)) }

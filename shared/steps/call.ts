@@ -11,11 +11,13 @@ import type { StepContext, StepTransport } from "./transport.ts";
 export class StepError extends SiftError {
   override name = "StepError";
   readonly step: string;
+  /** The status the step answered with, when it answered (a 404 is "no such thing" to a caller). */
+  readonly stepStatus: number | undefined;
 
   constructor(
     step: string,
     message: string,
-    options: { timeout?: boolean; cause?: unknown; isRetryable?: boolean } = {},
+    options: { timeout?: boolean; cause?: unknown; isRetryable?: boolean; status?: number } = {},
   ) {
     super(
       options.timeout ? "timeout" : "upstream_error",
@@ -24,6 +26,7 @@ export class StepError extends SiftError {
       { cause: options.cause, isRetryable: options.isRetryable ?? Boolean(options.timeout) },
     );
     this.step = step;
+    this.stepStatus = options.status;
   }
 }
 
@@ -118,6 +121,7 @@ async function send(
   if (!response.ok) {
     throw new StepError(stepLabel(transport), await failureOf(response), {
       isRetryable: response.status >= 500 || response.status === 429,
+      status: response.status,
     });
   }
   return response;

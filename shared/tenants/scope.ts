@@ -51,6 +51,8 @@ export function tenantIndex(index: VectorIndex, tenant: string): VectorIndex {
     query: (query) => index.query(scoped(query)),
     deleteDocument: (docId, options) => index.deleteDocument(docId, scoped(options)),
     count: (options) => index.count(scoped(options)),
+    listDocuments: (options) => index.listDocuments(scoped(options)),
+    getDocument: (docId, options) => index.getDocument(docId, scoped(options)),
   };
 }
 

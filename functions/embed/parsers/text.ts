@@ -1,8 +1,10 @@
-import type { Block, ParsedDocument } from "../../../shared/documents/blocks.ts";
+import type { ParsedDocument } from "../../../shared/documents/blocks.ts";
+import { paragraphBlocks } from "../../../shared/text/paragraphs.ts";
 
-/** Plain text as paragraphs: blank lines separate them. */
+/**
+ * Plain text: paragraphs separated by blank lines, no headings and no title
+ * (the caller names the document, usually after its file).
+ */
 export function parsePlainText(text: string): ParsedDocument {
-  const blocks: Block[] = text.split(/\n\s*\n/).map((part) => part.trim()).filter(Boolean)
-    .map((part) => ({ kind: "paragraph", text: part, section: [] }));
-  return { blocks };
+  return { blocks: paragraphBlocks(text) };
 }
