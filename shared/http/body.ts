@@ -1,4 +1,5 @@
 import { PayloadTooLargeError } from "../errors.ts";
+import { decodeUtf8Body } from "./utf8.ts";
 
 /** `1 MiB`, `64 KiB`: how the README and the 413 messages state a byte limit. */
 export function formatBytes(bytes: number): string {
@@ -46,7 +47,10 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   return bytes;
 }
 
-/** The body as UTF-8 text, read within `maxBytes` (see `readBodyBytes`). */
+/**
+ * The body as UTF-8 text, read within `maxBytes` (see `readBodyBytes`); a
+ * body that is not UTF-8 is a 400 naming the byte offset (`decodeUtf8Body`).
+ */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
-  return new TextDecoder().decode(await readBodyBytes(request, maxBytes));
+  return decodeUtf8Body(await readBodyBytes(request, maxBytes));
 }
