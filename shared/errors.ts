@@ -69,6 +69,14 @@ export class PayloadTooLargeError extends SiftError {
   }
 }
 
+/** The caller stopped sending its request body before it was whole (`BODY_READ_TIMEOUT_MS`). */
+export class RequestTimeoutError extends SiftError {
+  override name = "RequestTimeoutError";
+  constructor(message: string) {
+    super("timeout", 408, message);
+  }
+}
+
 /** Refused whoever asks: a foreign `Origin`, or a non-loopback `Host` on a loopback server. */
 export class ForbiddenError extends SiftError {
   override name = "ForbiddenError";

@@ -57,7 +57,9 @@ export function mountDocumentsWebhook(app: Hono<AppEnv>): void {
       }
       requireJsonContentType(c.req.raw);
       // The signature covers the exact bytes, so they are read whole, but never past the limit.
-      const bytes = await readBodyBytes(c.req.raw, LIMITS.ingestBodyBytes);
+      const bytes = await readBodyBytes(c.req.raw, LIMITS.ingestBodyBytes, {
+        timeoutMs: c.var.config.bodyReadTimeoutMs,
+      });
       const signed = {
         id: c.req.header("webhook-id") ?? "",
         timestamp: c.req.header("webhook-timestamp") ?? "",

@@ -106,7 +106,11 @@ export function validate<T>(schema: z.ZodType<T>, value: unknown, known?: z.ZodT
  */
 export async function readRawJson(c: Context, options: { maxBytes: number }): Promise<unknown> {
   requireJsonContentType(c.req.raw);
-  const text = decodeUtf8Body(await readBodyBytes(c.req.raw, options.maxBytes));
+  const text = decodeUtf8Body(
+    await readBodyBytes(c.req.raw, options.maxBytes, {
+      timeoutMs: c.var.config?.bodyReadTimeoutMs,
+    }),
+  );
   try {
     return JSON.parse(text);
   } catch {

@@ -86,7 +86,9 @@ export function mountMcp(app: Hono<AppEnv>): void {
       requireJsonContentType(c.req.raw);
       let text: string;
       try {
-        text = await readBodyText(c.req.raw, LIMITS.ingestBodyBytes);
+        text = await readBodyText(c.req.raw, LIMITS.ingestBodyBytes, {
+          timeoutMs: c.var.config.bodyReadTimeoutMs,
+        });
       } catch (error) {
         if (!(error instanceof InvalidRequestError)) throw error;
         return rpcError(c, 400, -32700, `Parse error: ${error.message}`);
