@@ -67,6 +67,7 @@ const envSchema = z.object({
   OFFLINE_MODEL_FAULTS: z.string().optional(),
   OFFLINE_MODEL_SEED: z.coerce.number().int().default(1),
   STEP_TIMEOUT_MS: positiveInt(600_000).default(120_000),
+  BODY_READ_TIMEOUT_MS: positiveInt(600_000).default(30_000),
   INDEX_CHECKPOINT_BYTES: positiveInt(2 ** 40).default(32 * 1024 * 1024),
   WEBHOOK_SECRET: webhookSecret.optional(),
   INGEST_WEBHOOK_SECRET: webhookSecret.optional(),
@@ -184,6 +185,8 @@ export type Config = {
   demoCorpus: boolean;
   /** The embedded index checkpoints once its log since the last checkpoint reaches this (and it). */
   indexCheckpointBytes: number;
+  /** How long a request body may take to arrive whole (`BODY_READ_TIMEOUT_MS`): then 408. */
+  bodyReadTimeoutMs: number;
   /** Where remote steps live (`STEP_URL_<NAME>`) and how long one may take. */
   steps: { urls: Partial<Record<StepName, string>>; timeoutMs: number };
   /** Jobs for webhook callers: how results are signed and how delivery is retried. */
@@ -274,6 +277,7 @@ export function readConfig(env: Record<string, unknown>): Config {
     },
     demoCorpus: e.DEMO_CORPUS,
     indexCheckpointBytes: e.INDEX_CHECKPOINT_BYTES,
+    bodyReadTimeoutMs: e.BODY_READ_TIMEOUT_MS,
     steps: {
       urls: Object.fromEntries(
         STEP_NAMES.flatMap((name) => {

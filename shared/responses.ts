@@ -40,6 +40,15 @@ export const healthSchema = z.object({
   }).meta({
     description: "`degraded`: answers but rate limits; `down`: fails or times out",
   }),
+  problems: z.object({
+    llm: z.string(),
+    embeddings: z.string(),
+    index: z.string(),
+    cache: z.string(),
+  }).partial().optional().meta({
+    description: "Why each provider that is not `ok` is not (a status, a timeout, or a " +
+      "damaged index file with its byte offset and what to do); absent when all are `ok`",
+  }),
 });
 
 export const tokenUsageSchema = z.object({

@@ -1,6 +1,7 @@
 import { answerPrompt } from "../../prompts/answer.ts";
 import { type ChatRequest, streamText, type TokenUsage } from "../../shared/llm/chat.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";
+import { UpstreamError } from "../../shared/errors.ts";
 import { type PromptDocument, renderDocuments, renderTemplate } from "../../shared/llm/prompt.ts";
 import { citationLabels } from "../../shared/documents/citation-label.ts";
 
@@ -88,10 +89,48 @@ function isNoAnswer(answer: string): boolean {
   return normalize(answer).includes(normalize(answerPrompt.noAnswer));
 }
 
+/** One answer call: its deltas as they come, then its text and usage. */
+async function* answerAttempt(
+  deps: { llm: LlmContext },
+  input: { query: string; documents: readonly AnswerDocument[] },
+  signal?: AbortSignal,
+): AsyncGenerator<{ type: "delta"; text: string }, { answer: string; usage: TokenUsage }> {
+  let answer = "";
+  let usage: TokenUsage = { tokens_in: 0, tokens_out: 0 };
+  // Whitespace is held back until real text follows: an empty reply streams nothing.
+  let held = "";
+  for await (
+    const part of streamText(deps.llm, buildAnswerRequest(input.query, input.documents, signal))
+  ) {
+    if (part.type === "usage") {
+      usage = part.usage;
+      continue;
+    }
+    answer += part.text;
+    if (answer.trim() === "") {
+      held += part.text;
+      continue;
+    }
+    yield { type: "delta", text: held + part.text };
+    held = "";
+  }
+  return { answer: answer.trim(), usage };
+}
+
+/** A reply with no text is not an answer: the step failed (and may succeed if tried again). */
+function emptyReply(): UpstreamError {
+  return new UpstreamError("LLM", {
+    isRetryable: true,
+    message: "The LLM provider returned an empty answer (tried twice)",
+  });
+}
+
 /**
  * Streams a grounded answer: text deltas as the model writes them, then the
  * whole answer with its citations as the generator's return value. With no
- * documents there is nothing to ground on, so no model is called.
+ * documents there is nothing to ground on, so no model is called. An empty or
+ * whitespace-only reply is a failed step, never an answer: it is tried once
+ * more (a provider's hiccup), then thrown as a 502 `UpstreamError`.
  */
 export async function* streamAnswer(
   deps: { llm: LlmContext },
@@ -107,19 +146,16 @@ export async function* streamAnswer(
       usage: { tokens_in: 0, tokens_out: 0 },
     };
   }
-  let answer = "";
-  let usage: TokenUsage = { tokens_in: 0, tokens_out: 0 };
-  for await (
-    const part of streamText(deps.llm, buildAnswerRequest(input.query, input.documents, signal))
-  ) {
-    if (part.type === "usage") {
-      usage = part.usage;
-      continue;
-    }
-    answer += part.text;
-    yield part;
+  let { answer, usage } = yield* answerAttempt(deps, input, signal);
+  if (answer === "") {
+    const again = yield* answerAttempt(deps, input, signal);
+    answer = again.answer;
+    usage = {
+      tokens_in: usage.tokens_in + again.usage.tokens_in,
+      tokens_out: usage.tokens_out + again.usage.tokens_out,
+    };
+    if (answer === "") throw emptyReply();
   }
-  answer = answer.trim();
   const answered = !isNoAnswer(answer);
   return {
     answer,

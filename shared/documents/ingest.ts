@@ -1,4 +1,4 @@
-import { InvalidRequestError, SiftError } from "../errors.ts";
+import { IndexDamagedError, InvalidRequestError, SiftError } from "../errors.ts";
 import type { Embedder } from "../embeddings/port.ts";
 import { sha256Hex } from "../hash.ts";
 import type { ChunkOptions } from "../text/chunk.ts";
@@ -129,9 +129,11 @@ export async function ingestDocuments(
 /**
  * An index that failed a write is unavailable, not wrong: 503, so the caller
  * retries and nothing is acknowledged that was not stored. A caller's mistake
- * (4xx) stays as it is.
+ * (4xx) and a damaged index file stay as they are.
  */
 function unstoredError(error: unknown): unknown {
+  // A damaged index file says which file and what to do; retrying will not help.
+  if (error instanceof IndexDamagedError) return error;
   if (error instanceof SiftError && error.status < 500) return error;
   return new SiftError(
     "upstream_error",

@@ -123,15 +123,22 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
       summary: "Health and the providers in use",
       open: true,
       description: "Answers 200 while the service can serve in some form; `checks` grades " +
-        "each provider (probed with a short timeout, cached for a few seconds), and `status` " +
-        "is `degraded` when any is not `ok`.",
+        "each provider by what sift calls (a one-token chat call, an embedding, an index count, " +
+        "a cache read; each with a 2 s timeout, cached 30 s for a real provider and 5 s " +
+        "offline), `problems` says why each one not `ok` is not, and `status` is `degraded` " +
+        "when any is not `ok`.",
       responses: { 200: json("Up", healthSchema) },
     }),
     async (c) => {
       const { deps } = c.var;
-      const checks = await health.check(deps, withoutDemoCorpus(deps.index));
+      const { checks, problems } = await health.report(deps, withoutDemoCorpus(deps.index));
       const allOk = Object.values(checks).every((check) => check === "ok");
-      return c.json({ status: allOk ? "ok" : "degraded", providers: deps.providers, checks });
+      return c.json({
+        status: allOk ? "ok" : "degraded",
+        providers: deps.providers,
+        checks,
+        ...(Object.keys(problems).length ? { problems } : {}),
+      });
     },
   );
 
