@@ -55,6 +55,7 @@ export class Runtime {
   readonly #log: IndexLog | undefined;
   readonly #state: StateFromEnv | undefined;
   readonly #jobs: JobsFromEnv | undefined;
+  readonly #onModelCall: (() => void) | undefined;
   #memoryJobs: MemoryJobBackend | undefined;
   #localIndex: LocalIndex | undefined;
   #memoryCache: MemoryCache | undefined;
@@ -66,8 +67,18 @@ export class Runtime {
   /**
    * `log`: where the in-process index persists (Deno). `state`: shared
    * state in the environment, preferred over isolate memory (Workers).
+   * `onModelCall`: told of every chat completion sent to the model, offline
+   * or not (what `deno task eval` counts as a query's LLM calls).
    */
-  constructor(options: { log?: IndexLog; state?: StateFromEnv; jobs?: JobsFromEnv } = {}) {
+  constructor(
+    options: {
+      log?: IndexLog;
+      state?: StateFromEnv;
+      jobs?: JobsFromEnv;
+      onModelCall?: () => void;
+    } = {},
+  ) {
+    this.#onModelCall = options.onModelCall;
     this.#log = options.log;
     this.#state = options.state;
     this.#jobs = options.jobs;
@@ -84,7 +95,12 @@ export class Runtime {
 
   /** `env` is only read for bindings (Workers): variables come through `config`. */
   deps(config: Config, env: Record<string, unknown> = {}): Deps {
-    const llm = createLlmClient(config, () => this.#offlineFetch(config));
+    const counted = this.#onModelCall && countingFetch(this.#onModelCall);
+    const llm = createLlmClient(
+      config,
+      () => counted ? counted(this.#offlineFetch(config)) : this.#offlineFetch(config),
+      counted ? { fetch: counted(globalThis.fetch) } : {},
+    );
     const judge = { ...llm, model: config.llm.judgeModel };
     const embedder = new OpenAIEmbedder({
       client: llm.client,
@@ -137,6 +153,15 @@ export class Runtime {
     }
     return offlineFetch;
   }
+}
+
+/** Wraps a fetch so each chat completion it sends is reported. */
+function countingFetch(onCall: () => void) {
+  return (inner: OfflineFetch): OfflineFetch => (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (url.endsWith("/chat/completions")) onCall();
+    return inner(input, init);
+  };
 }
 
 function hostOf(baseURL: string | undefined): string {
