@@ -26,6 +26,7 @@ export async function* readLines(
       pending += text;
       let newline = pending.indexOf("\n");
       while (newline !== -1) {
+        if (newline > maxLineBytes) throw tooLong();
         number++;
         yield { line: pending.slice(0, newline).replace(/\r$/, ""), number };
         pending = pending.slice(newline + 1);
