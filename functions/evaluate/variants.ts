@@ -58,7 +58,13 @@ export function variantPipeline(name: string, namespace: string): Pipeline {
   }
   return {
     retrieval: { mode: "hybrid", top_k: RERANK_TOP_K, fusion },
-    rerank: { strategy, top_n: TOP_N, batch_size: DEFAULT_BATCH_SIZE, explain: false },
+    // ToT-RAG keeps every survivor of its tree (paper 003 §3.3); the others keep REBEL's 3.
+    rerank: {
+      strategy,
+      top_n: strategy === "tot" ? RERANK_TOP_K : TOP_N,
+      batch_size: DEFAULT_BATCH_SIZE,
+      explain: false,
+    },
     namespace,
     sequential: false,
   };
