@@ -210,6 +210,11 @@ Deno.test("POST /v1/judge/agreement matches SciPy and the Bland-Altman formula t
   const body = await response.json();
   near(body.kendall_tau_b, 0.6060606060606061, "tau-b");
   near(body.spearman_rho, 0.6666666666666666, "rho");
+  // Two-sided p-values from tests/unit/significance_reference.py (SciPy's formulas, computed
+  // independently: the tie-corrected normal for tau-b, t on n − 2 df for rho), to 1e-6.
+  const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-6);
+  close(body.p_values.kendall_tau_b, 0.041649830629389935);
+  close(body.p_values.spearman_rho, 0.03526520347508011);
   // x − y = [0, −1, 0, 1, 0, 0, 0, 1, 0, −1]: mean 0, Σd² = 4, s = √(4 / 9).
   near(body.bland_altman.bias, 0, "bias");
   near(body.bland_altman.lower, -1.96 * Math.sqrt(4 / 9), "lower");
@@ -222,6 +227,8 @@ Deno.test("POST /v1/judge/agreement matches SciPy and the Bland-Altman formula t
   })).json();
   near(floats.kendall_tau_b, 0.42163702135578396, "tau-b with a joint tie");
   near(floats.spearman_rho, 0.523570314404736, "rho with a joint tie");
+  assert.ok(Math.abs(floats.p_values.kendall_tau_b - 0.20482167957738226) < 1e-6);
+  assert.ok(Math.abs(floats.p_values.spearman_rho - 0.22779888589824704) < 1e-6);
 });
 
 Deno.test("POST /v1/judge/agreement returns null correlations for a constant input and says why", async () => {
@@ -231,6 +238,7 @@ Deno.test("POST /v1/judge/agreement returns null correlations for a constant inp
   const body = await response.json();
   assert.equal(body.kendall_tau_b, null);
   assert.equal(body.spearman_rho, null);
+  assert.deepEqual(body.p_values, { kendall_tau_b: null, spearman_rho: null });
   near(body.bland_altman.bias, 1);
   assert.deepEqual(body.notes, [
     "kendall_tau_b and spearman_rho are null: x is constant, so a rank correlation is undefined",
