@@ -156,11 +156,11 @@ Deno.test("cellPipeline() turns strategy and mode names into pipelines, with opt
   assert.equal(gridCells(["none", "one-turn"], ["sparse", "hybrid"], settings).length, 4);
   for (
     const [strategy, mode, message] of [
-      ["rankgpt", "sparse", /"rankgpt" is not a strategy/],
-      ["item:A_r:pointwise", "sparse", /pointwise judgments need variant A_s/],
+      ["rankgpt", "sparse", /"rankgpt@sparse" is not a variant/],
+      ["item:A_r:pointwise", "sparse", /pointwise judgments need item variant A_s/],
       ["one-turn:fast", "sparse", /only item and tot take options/],
       ["none", "bm25", /"bm25" is not a mode/],
-      ["tot:cut0", "sparse", /tot takes passage, sentence, cut<n>/],
+      ["tot:cut0", "sparse", /tot has no option "cut0"/],
     ] as const
   ) {
     assert.throws(() => cellPipeline(strategy, mode, settings), message);
