@@ -56,6 +56,8 @@ export type VariantRun = {
   /** Output characters per second of the whole pipeline (REBEL's speed). */
   chars_per_second: number;
   degraded: boolean;
+  /** Strategy item: the documents of its final utility set (ITEM's selection), by `doc_id`. */
+  utility_doc_ids?: string[] | undefined;
 };
 
 /** Everything measured for one question × variant. */

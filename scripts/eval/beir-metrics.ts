@@ -9,7 +9,7 @@ import {
 export type CellRun = {
   /** The final ranking of corpus ids: the reranked ones first, then the rest as retrieved. */
   ranking: string[];
-  /** The corpus ids the answer was given (the rerank's selection). */
+  /** The corpus ids the strategy selected: ITEM's utility set, else what the answer was given. */
   kept: string[];
   answer: string;
   calls: number;

@@ -58,7 +58,8 @@ export async function runGrid(
         );
         const measured: CellRun = {
           ranking: documentRanking([...run.kept, ...run.retrieved].map((hit) => hit.doc_id)),
-          kept: documentRanking(run.kept.map((passage) => passage.doc_id)),
+          // ITEM selects its utility set and ranks the rest after it: the set is its selection.
+          kept: documentRanking(run.utility_doc_ids ?? run.kept.map((passage) => passage.doc_id)),
           answer: run.answer,
           calls: options.calls() - before,
           tokens: run.tokens_in + run.tokens_out,
