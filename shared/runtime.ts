@@ -57,6 +57,7 @@ export class Runtime {
   readonly #log: IndexLog | undefined;
   readonly #state: StateFromEnv | undefined;
   readonly #jobs: JobsFromEnv | undefined;
+  readonly #onModelCall: (() => void) | undefined;
   #memoryJobs: MemoryJobBackend | undefined;
   #localIndex: LocalIndex | undefined;
   #memoryCache: MemoryCache | undefined;
@@ -68,8 +69,18 @@ export class Runtime {
   /**
    * `log`: where the in-process index persists (Deno). `state`: shared
    * state in the environment, preferred over isolate memory (Workers).
+   * `onModelCall`: told of every chat completion sent to the model, offline
+   * or not (what `deno task eval` counts as a query's LLM calls).
    */
-  constructor(options: { log?: IndexLog; state?: StateFromEnv; jobs?: JobsFromEnv } = {}) {
+  constructor(
+    options: {
+      log?: IndexLog;
+      state?: StateFromEnv;
+      jobs?: JobsFromEnv;
+      onModelCall?: () => void;
+    } = {},
+  ) {
+    this.#onModelCall = options.onModelCall;
     this.#log = options.log;
     this.#state = options.state;
     this.#jobs = options.jobs;
@@ -86,7 +97,12 @@ export class Runtime {
 
   /** `env` is only read for bindings (Workers): variables come through `config`. */
   deps(config: Config, env: Record<string, unknown> = {}): Deps {
-    const llm = createLlmClient(config, () => this.#offlineFetch(config));
+    const counted = this.#onModelCall && countingFetch(this.#onModelCall);
+    const llm = createLlmClient(
+      config,
+      () => counted ? counted(this.#offlineFetch(config)) : this.#offlineFetch(config),
+      counted ? { fetch: counted(globalThis.fetch) } : {},
+    );
     const judge = { ...llm, model: config.llm.judgeModel };
     const embedder = new OpenAIEmbedder({
       client: llm.client,
@@ -151,6 +167,15 @@ export function offlineModelFetch(
   options: { latency?: string; faults?: string; seed: number },
 ): OfflineFetch {
   return createOfflineModel(options).fetch;
+}
+
+/** Wraps a fetch so each chat completion it sends is reported. */
+function countingFetch(onCall: () => void) {
+  return (inner: OfflineFetch): OfflineFetch => (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (url.endsWith("/chat/completions")) onCall();
+    return inner(input, init);
+  };
 }
 
 function hostOf(baseURL: string | undefined): string {

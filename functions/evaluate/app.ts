@@ -5,7 +5,7 @@ import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson } from "../../shared/http/validate.ts";
 import { chargeRateLimit } from "../../shared/ratelimit/middleware.ts";
 import { evalQuestionSchema, MAX_EVAL_QUESTIONS, withIds } from "./dataset.ts";
-import { VARIANT_NAMES } from "./variants.ts";
+import { variantsSchema } from "./variant-schema.ts";
 import { namespaceSchema } from "../../shared/schemas.ts";
 import { stepsOver } from "./default-steps.ts";
 import { readJob, readReport, startEvaluation } from "./evaluate.ts";
@@ -36,14 +36,7 @@ const bodySchema = z.strictObject({
     }),
     z.strictObject({ name: z.string().min(1).max(100) }),
   ], { error: "must be {questions: [...]} or {name}" }),
-  variants: z.union([z.string().transform((list) => list.split(",")), z.array(z.string())])
-    .transform((names) => names.map((name) => name.trim()).filter(Boolean))
-    .pipe(
-      z.array(z.string()).min(1, { error: `name at least one of ${VARIANT_NAMES.join(", ")}` }).max(
-        10,
-      ),
-    )
-    .default(["none", "one-turn"]),
+  variants: variantsSchema,
   limit: z.number().int().min(1).max(MAX_EVAL_QUESTIONS).optional(),
   games_per_query: z.number().int().min(0).max(45).optional(),
   concurrency: z.number().int().min(1).max(8).optional(),

@@ -7,7 +7,12 @@ import { JUDGED_RETRIEVED, type Passage, type RetrievedPassage, type VariantRun 
 
 /** The events `/v1/query` sends, as far as the evaluation reads them. */
 type Retrieved = { results: SearchHit[]; degraded?: boolean };
-type Reranked = { results: { index: number }[]; degraded?: boolean };
+type Reranked = {
+  results: { index: number }[];
+  degraded?: boolean;
+  /** ITEM's iterations: the last one's utility set is what it judged useful. */
+  iterations?: { utility: number[] }[];
+};
 type Answered = { answer: string; citations: unknown[]; answered: boolean };
 type Usage = { steps: StepRecord[]; total_ms: number };
 type Collected = { retrieved?: Retrieved; reranked?: Reranked; answer?: Answered; usage?: Usage };
@@ -57,6 +62,10 @@ export async function runVariantOver(
   const kept = reranked
     ? reranked.results.map((result) => hits[result.index]).filter((hit) => hit !== undefined)
     : hits;
+  const utility = reranked?.iterations?.at(-1)?.utility.flatMap((index) => {
+    const hit = hits[index];
+    return hit ? [hit.doc_id] : [];
+  });
   const tokens = (field: "tokens_in" | "tokens_out") =>
     usage.steps.reduce((sum, step) => sum + step[field], 0);
   const seconds = usage.total_ms / 1000;
@@ -73,5 +82,6 @@ export async function runVariantOver(
     output_chars: answer.answer.length,
     chars_per_second: seconds > 0 ? answer.answer.length / seconds : 0,
     degraded: Boolean(retrieved.degraded || reranked?.degraded),
+    ...(utility ? { utility_doc_ids: utility } : {}),
   };
 }

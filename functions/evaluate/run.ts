@@ -1,4 +1,5 @@
 import { mapSettled } from "../../shared/concurrency.ts";
+import { pairedTests } from "./paired.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { Deps } from "../../shared/runtime.ts";
 import { firstOrderGames, summarizeVariant, tieRates, winRateMatrix } from "./aggregate.ts";
@@ -211,6 +212,7 @@ export async function runEvaluation(
     elo_first_order: firstOrder.ratings,
     tie_rates: tieRates(games),
     win_rates: winRateMatrix(names, games),
+    paired: pairedTests(names, results),
     queries: results,
     errors,
   };

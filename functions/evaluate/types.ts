@@ -2,6 +2,7 @@ import type { StepRecord } from "../../shared/steps/clock.ts";
 import type { Pipeline } from "../../shared/pipeline.ts";
 import type { AnswerScores, RetrievalJudgment, Verdict } from "../../shared/judge/types.ts";
 import type { AgentRating } from "../../shared/metrics/elo.ts";
+import type { PairedTest } from "./paired.ts";
 
 /** One evaluation question (a `.jsonl` line); `target_doc: null` tests "no answer". */
 export type EvalQuestion = {
@@ -55,6 +56,8 @@ export type VariantRun = {
   /** Output characters per second of the whole pipeline (REBEL's speed). */
   chars_per_second: number;
   degraded: boolean;
+  /** Strategy item: the documents of its final utility set (ITEM's selection), by `doc_id`. */
+  utility_doc_ids?: string[] | undefined;
 };
 
 /** Everything measured for one question × variant. */
@@ -203,6 +206,8 @@ export type EvaluationReport = {
   elo_first_order: EloRating[];
   tie_rates: TieRates;
   win_rates: WinRateMatrix;
+  /** Every pair of variants tested over the same questions (`paired.ts`); absent in older reports. */
+  paired?: PairedTest[];
   queries: QuestionResult[];
   errors: UnitError[];
   comparison?: Comparison;

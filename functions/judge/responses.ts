@@ -83,6 +83,13 @@ export const tournamentResponseSchema = z.object({
 export const agreementResponseSchema = z.object({
   kendall_tau_b: z.number().nullable(),
   spearman_rho: z.number().nullable(),
+  p_values: z.object({
+    kendall_tau_b: z.number().nullable(),
+    spearman_rho: z.number().nullable(),
+  }).meta({
+    description: "Two-sided p-values of no association, as SciPy's kendalltau and spearmanr; " +
+      "null where SciPy gives NaN (a constant input, or Spearman with 2 pairs)",
+  }),
   bland_altman: z.object({ bias: z.number(), lower: z.number(), upper: z.number() }),
   notes: z.array(z.string()).meta({ description: "Why a correlation is null" }),
 });

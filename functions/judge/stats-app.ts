@@ -4,7 +4,8 @@ import { ELO_DEFAULTS, eloTournament } from "../../shared/metrics/elo.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson } from "../../shared/http/validate.ts";
-import { blandAltman, kendallTauB, spearmanRho } from "../../shared/metrics/agreement.ts";
+import { blandAltman } from "../../shared/metrics/agreement.ts";
+import { kendallTauBTest, spearmanRhoTest } from "../../shared/metrics/significance.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { agreementResponseSchema, tournamentResponseSchema } from "./responses.ts";
 
@@ -119,14 +120,17 @@ export function mountJudgeStats(app: Hono<AppEnv>): void {
       tag: "judge",
       summary: "A judge against people: Kendall tau-b, Spearman rho, Bland-Altman",
       description: "Tau-b with ties corrected, Spearman on average ranks, bias = mean(x − y) " +
-        "± 1.96 · sample sd; null, with a note, where a rank correlation is undefined.",
+        "± 1.96 · sample sd; null, with a note, where a rank correlation is undefined. " +
+        "`p_values` are two-sided, as SciPy's kendalltau (exact without ties up to 33 pairs, " +
+        "else the tie-corrected normal approximation) and spearmanr (t on n − 2 degrees of freedom).",
       body: agreementSchema,
       responses: { 200: json("The agreement", agreementResponseSchema) },
     }),
     async (c) => {
       const { x, y } = await readJson(c, agreementSchema, { maxBytes: L.bodyBytes });
-      const kendall = kendallTauB(x, y);
-      const spearman = spearmanRho(x, y);
+      const kendall = kendallTauBTest(x, y);
+      const spearman = spearmanRhoTest(x, y);
+      const orNull = (value: number) => Number.isNaN(value) ? null : value;
       // JSON has no NaN: an undefined correlation is null, and `notes` says why.
       const constant = (["x", "y"] as const).filter((name) => isConstant({ x, y }[name]));
       const notes = constant.length === 0 ? [] : [
@@ -134,8 +138,12 @@ export function mountJudgeStats(app: Hono<AppEnv>): void {
         `${constant.length === 1 ? "is" : "are"} constant, so a rank correlation is undefined`,
       ];
       return c.json({
-        kendall_tau_b: Number.isNaN(kendall) ? null : kendall,
-        spearman_rho: Number.isNaN(spearman) ? null : spearman,
+        kendall_tau_b: orNull(kendall.statistic),
+        spearman_rho: orNull(spearman.statistic),
+        p_values: {
+          kendall_tau_b: orNull(kendall.p_value),
+          spearman_rho: orNull(spearman.p_value),
+        },
         bland_altman: blandAltman(x, y),
         notes,
       });

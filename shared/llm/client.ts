@@ -21,7 +21,7 @@ export type OfflineFetch = (input: string | URL | Request, init?: RequestInit) =
 export function createLlmClient(
   config: Config,
   offlineFetch: () => OfflineFetch,
-  options: { model?: string } = {},
+  options: { model?: string; fetch?: OfflineFetch } = {},
 ): LlmContext {
   const llm = config.llm;
   const client = llm.provider === "offline"
@@ -36,6 +36,7 @@ export function createLlmClient(
       // Local OpenAI-compatible servers (vLLM, Ollama, the offline model) need no key.
       apiKey: llm.apiKey ?? "unused",
       ...(llm.baseURL ? { baseURL: llm.baseURL } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
       maxRetries: 2,
       timeout: llm.timeoutMs,
     });

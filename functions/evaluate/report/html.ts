@@ -11,6 +11,7 @@ import { glossarySection } from "./glossary.ts";
 import { rankingNote } from "./ranking-note.ts";
 import { comparisonSection, eloTable, protocolNote, summaryTable, winRateTable } from "./tables.ts";
 import { verdictSection } from "./verdict-html.ts";
+import { pairedSection } from "./paired-html.ts";
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2430; margin: 0; background: #f6f7f9; }
@@ -106,6 +107,7 @@ ${protocolNote(report.tie_rates, report.win_rates.total_games)}
     eloTable(report.elo_first_order)
   }</div>
 <p class="note">The same games, each decided by its first-order verdict alone, as RAGElo judges: comparable to the paper's Elo tables. A judge with position bias wins more games here, and ties fewer.</p></section>
+${pairedSection(report.paired)}
 <h2>Change against the previous run</h2><section>${comparisonSection(report.comparison)}</section>
 ${errors}
 <h2>What the numbers mean</h2>${glossarySection()}

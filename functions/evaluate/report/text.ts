@@ -1,6 +1,7 @@
 import type { EvaluationReport, Interval } from "../types.ts";
 import { formatDelta, formatNumber } from "./escape.ts";
 import { type Verdict, verdictOf } from "./verdict.ts";
+import { pairedSentence } from "../paired.ts";
 
 /** The report's verdict in one line, as the HTML report states it at the top. */
 function verdictLine(verdict: Verdict): string {
@@ -83,6 +84,7 @@ export function summaryText(report: EvaluationReport): string {
         `its Elo: ${firstElo})`,
     );
   }
+  for (const test of report.paired ?? []) lines.push(pairedSentence(test));
   const comparison = report.comparison;
   if (!comparison || comparison.first_run) {
     lines.push("First run of this dataset and these questions: nothing to compare.");
