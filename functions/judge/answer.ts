@@ -6,7 +6,8 @@ import { askJudge } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine, renderJudgedDocuments } from "./render.ts";
 import { addUsage, NO_USAGE } from "./usage.ts";
-import { clampGrade, lastJsonObject } from "./parse.ts";
+import { ANSWER_SCALE, clampGrade, lastJsonObject } from "./parse.ts";
+import { readLabelledScore } from "../../shared/llm/read-score.ts";
 import { judgeRetrieval } from "./retrieval.ts";
 import type {
   AnswerEvaluation,
@@ -27,13 +28,16 @@ export type AnswerInput = {
 };
 
 const grade = z.unknown().transform((value) => clampGrade(value, 2)).pipe(z.number());
-const scoresSchema = z.object({
+const lowerKeys = z.record(z.string(), z.unknown()).transform((object) =>
+  Object.fromEntries(Object.entries(object).map(([key, value]) => [key.toLowerCase(), value]))
+);
+const scoresSchema = lowerKeys.pipe(z.object({
   relevance: grade,
   accuracy: grade,
   completeness: grade,
   precision: grade,
   reasoning: z.unknown().optional(),
-});
+}));
 const responseSchema = z.object({
   reasoning: z.string(),
   relevance: z.number(),
@@ -42,21 +46,39 @@ const responseSchema = z.object({
   precision: z.number(),
 });
 
+const KEYS = ["relevance", "accuracy", "completeness", "precision"] as const;
+
 /**
- * Scores from a reply: the last JSON object with all four keys, each
- * rounded and clamped to 0-2; the reasoning is its `reasoning` field or the
- * text before it.
+ * Scores from a reply: the last JSON object with all four keys (any case),
+ * each rounded and clamped to 0-2, its reasoning the `reasoning` field or
+ * the text before it; else one labelled line per key (`Accuracy: 1`,
+ * `**Accuracy:** 1/2`, a table row), each a whole 0-2, the reasoning the
+ * text's other lines. A key missing or out of range is no scores at all.
  */
 export function readAnswerReply(
   text: string,
 ): { scores: AnswerScores; reasoning: string } | undefined {
   const found = lastJsonObject(text, scoresSchema);
-  if (!found) return undefined;
-  const { reasoning, ...scores } = found.value;
-  return {
-    scores,
-    reasoning: typeof reasoning === "string" ? reasoning.trim() : text.slice(0, found.start).trim(),
-  };
+  if (found) {
+    const { reasoning, ...scores } = found.value;
+    return {
+      scores,
+      reasoning: typeof reasoning === "string"
+        ? reasoning.trim()
+        : text.slice(0, found.start).trim(),
+    };
+  }
+  const scores: Partial<AnswerScores> = {};
+  for (const key of KEYS) {
+    const value = readLabelledScore(text, [key], ANSWER_SCALE);
+    if (value === undefined) return undefined;
+    scores[key] = value;
+  }
+  const labelled = new RegExp(`^[\\W_]*(?:${KEYS.join("|")})\\b`, "i");
+  const reasoning = text.split(/\r?\n/).filter((line) =>
+    !labelled.test(line) && !/^\s*\|?[\s|:-]*$/.test(line) && !/^\s*\|\s*criterion/i.test(line)
+  ).join("\n").trim();
+  return { scores: scores as AnswerScores, reasoning };
 }
 
 /**

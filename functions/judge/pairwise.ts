@@ -8,7 +8,8 @@ import { askJudge } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine } from "./render.ts";
 import { addUsage } from "./usage.ts";
-import { parseVerdictToken, parseVerdictValue, swapVerdict } from "./parse.ts";
+import { parseVerdictValue, swapVerdict } from "./parse.ts";
+import { readVerdictText } from "./read-verdict.ts";
 import type {
   JudgeDocument,
   PairwiseEvaluation,
@@ -48,7 +49,7 @@ export function readPairwiseReply(
       reasoning: typeof object?.reasoning === "string" ? object.reasoning.trim() : "",
     };
   }
-  return { verdict: parseVerdictToken(text), reasoning: text.trim() };
+  return { verdict: readVerdictText(text), reasoning: text.trim() };
 }
 
 /** One order of one game, as the judge sees it: `first` is Assistant A. */

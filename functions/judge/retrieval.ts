@@ -8,7 +8,8 @@ import { askJudge } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { oneLine, renderJudgedDocuments } from "./render.ts";
 import { addUsage } from "./usage.ts";
-import { parseGrade, parseScoreLine, withoutScoreLines } from "./parse.ts";
+import { parseGrade, RETRIEVAL_SCALE, withoutScoreLines } from "./parse.ts";
+import { readScore } from "../../shared/llm/read-score.ts";
 import type {
   JudgeDocument,
   RelevanceGrade,
@@ -30,7 +31,7 @@ export function readRetrievalReply(
   object: { reason?: unknown; score?: unknown } | undefined,
 ): { score: RelevanceGrade; reason: string } | undefined {
   const structured = parseGrade(object?.score, 2);
-  const score = structured ?? parseScoreLine(text, 2);
+  const score = structured ?? readScore(text, RETRIEVAL_SCALE);
   if (score === undefined) return undefined;
   const reason = structured !== undefined && typeof object?.reason === "string"
     ? object.reason

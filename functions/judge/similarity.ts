@@ -5,11 +5,27 @@ import type { Deps } from "../../shared/runtime.ts";
 import { askJudge } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine } from "./render.ts";
-import { parseGrade, parseScoreLine, withoutScoreLines } from "./parse.ts";
+import { withoutScoreLines } from "./parse.ts";
+import { readScore, type ScoreScale } from "../../shared/llm/read-score.ts";
 import type { SimilarityEvaluation } from "../../shared/judge/types.ts";
 
 export const SIMILARITY_MAX = 5;
 const MAX_REASON_CHARS = 1000;
+/** 0-5, halves and other decimals kept: `Score: 4.5` is 4.5. */
+export const SIMILARITY_SCORE_SCALE: ScoreScale = {
+  max: SIMILARITY_MAX,
+  integer: false,
+  labels: ["similarity"],
+};
+
+function structuredScore(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 &&
+      value <= SIMILARITY_MAX
+    ? value
+    : typeof value === "string"
+    ? readScore(value, SIMILARITY_SCORE_SCALE)
+    : undefined;
+}
 
 const responseSchema = z.object({ reason: z.string(), score: z.number() });
 
@@ -18,8 +34,8 @@ export function readSimilarityReply(
   text: string,
   object: { reason?: unknown; score?: unknown } | undefined,
 ): { score: number; reason: string } | undefined {
-  const structured = parseGrade(object?.score, SIMILARITY_MAX);
-  const score = structured ?? parseScoreLine(text, SIMILARITY_MAX);
+  const structured = structuredScore(object?.score);
+  const score = structured ?? readScore(text, SIMILARITY_SCORE_SCALE);
   if (score === undefined) return undefined;
   const reason = structured !== undefined && typeof object?.reason === "string"
     ? object.reason
