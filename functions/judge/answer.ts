@@ -2,7 +2,7 @@ import { z } from "zod";
 import { judgeAnswerPrompt } from "../../prompts/judge-answer.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { askJudge } from "./ask.ts";
+import { askJudgeReadably } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine, renderJudgedDocuments } from "./render.ts";
 import { addUsage, NO_USAGE } from "./usage.ts";
@@ -103,7 +103,9 @@ export async function relevantDocuments(
   const byIndex = new Map(judged.judgments.map((judgment) => [judgment.index, judgment]));
   const kept = documents.flatMap((document, index) => {
     const judgment = byIndex.get(index);
-    return judgment && judgment.score >= threshold ? [{ document, index, judgment }] : [];
+    return judgment && judgment.score !== null && judgment.score >= threshold
+      ? [{ document, index, judgment }]
+      : [];
   });
   return { rendered: renderJudgedDocuments(kept), degraded: judged.degraded, usage: judged.usage };
 }
@@ -111,7 +113,8 @@ export async function relevantDocuments(
 /**
  * RAGElo's pointwise answer evaluator: relevance, accuracy, completeness and
  * precision, each 0-2, with the documents judged relevant in the prompt.
- * A reply without usable scores gives zeros, marked degraded.
+ * A reply without readable scores is retried once with a correction; still
+ * unreadable, `scores` is null, marked degraded.
  */
 export async function judgeAnswer(
   deps: Pick<Deps, "judge" | "cache">,
@@ -128,16 +131,15 @@ export async function judgeAnswer(
   });
   const key = await judgeCacheKey(prompt, judge, [user]);
   const judged = await cachedJudgment(deps.cache, key, async () => {
-    const reply = await askJudge(judge, prompt, user, {
+    const reply = await askJudgeReadably(judge, prompt, user, {
       schema: z.unknown(),
       responseSchema,
       schemaName: "answer_evaluation",
       signal,
-    });
-    const read = readAnswerReply(reply.text);
-    return read ? { ...read, degraded: false, usage: reply.usage } : {
-      scores: { relevance: 0, accuracy: 0, completeness: 0, precision: 0 },
-      reasoning: "The judge's reply held no valid scores.",
+    }, (text) => readAnswerReply(text));
+    return reply.read ? { ...reply.read, degraded: false, usage: reply.usage } : {
+      scores: null,
+      reasoning: "The judge's reply held no readable scores, even after a correction.",
       degraded: true,
       usage: reply.usage,
     };

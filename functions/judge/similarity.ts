@@ -2,7 +2,7 @@ import { z } from "zod";
 import { judgeSimilarityPrompt } from "../../prompts/judge-similarity.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { askJudge } from "./ask.ts";
+import { askJudgeReadably } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine } from "./render.ts";
 import { withoutScoreLines } from "./parse.ts";
@@ -45,7 +45,8 @@ export function readSimilarityReply(
 
 /**
  * REBEL's answer similarity: how closely an answer conveys a reference
- * answer's meaning, 0-5. A reply without a valid score gives 0, degraded.
+ * answer's meaning, 0-5. A reply without a readable score is retried once
+ * with a correction; still unreadable, the score is null, degraded.
  */
 export async function answerSimilarity(
   deps: Pick<Deps, "judge" | "cache">,
@@ -61,16 +62,15 @@ export async function answerSimilarity(
   });
   const key = await judgeCacheKey(prompt, judge, [user]);
   return await cachedJudgment(deps.cache, key, async () => {
-    const reply = await askJudge(judge, prompt, user, {
+    const reply = await askJudgeReadably(judge, prompt, user, {
       schema: z.object({ reason: z.unknown(), score: z.unknown() }).partial(),
       responseSchema,
       schemaName: "answer_similarity",
       signal,
-    });
-    const read = readSimilarityReply(reply.text, reply.object);
-    return read ? { ...read, degraded: false, usage: reply.usage } : {
-      score: 0,
-      reason: "The judge's reply held no valid score.",
+    }, readSimilarityReply);
+    return reply.read ? { ...reply.read, degraded: false, usage: reply.usage } : {
+      score: null,
+      reason: "The judge's reply held no readable score, even after a correction.",
       degraded: true,
       usage: reply.usage,
     };
