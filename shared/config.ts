@@ -74,6 +74,10 @@ const envSchema = z.object({
   MCP_READ_ONLY: booleanString.default(false),
   EVAL_MAX_STEPS: positiveInt(1_000_000).default(2000),
   EVAL_SLICE_QUESTIONS: positiveInt(1000).default(5),
+  EVAL_MAX_DEGRADED_SHARE: z.coerce.number({ error: "must be a number" })
+    .min(0, { error: "must be between 0 and 1" })
+    .max(1, { error: "must be between 0 and 1" })
+    .default(0.1),
   ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
     `STEP_URL_${StepName}`,
     z.ZodOptional<typeof url>
@@ -186,6 +190,11 @@ export type Config = {
   evalMaxSteps: number;
   /** Questions one queue message of an evaluation runs. */
   evalSliceQuestions: number;
+  /**
+   * Above this share of a variant's judgments left out (unreadable) or of
+   * its runs that fell back, the evaluation's verdict names no winner.
+   */
+  evalMaxDegradedShare: number;
 };
 
 /**
@@ -270,5 +279,6 @@ export function readConfig(env: Record<string, unknown>): Config {
     ...(e.INGEST_WEBHOOK_SECRET ? { ingestWebhookSecret: e.INGEST_WEBHOOK_SECRET } : {}),
     evalMaxSteps: e.EVAL_MAX_STEPS,
     evalSliceQuestions: e.EVAL_SLICE_QUESTIONS,
+    evalMaxDegradedShare: e.EVAL_MAX_DEGRADED_SHARE,
   };
 }

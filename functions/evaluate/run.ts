@@ -198,6 +198,7 @@ export async function runEvaluation(
       ci: repeat > 1 ? CLUSTER_BOOTSTRAP_METHOD : CI_METHOD,
       elo: ELO_SETTINGS,
       repeat,
+      max_degraded_share: deps.config.evalMaxDegradedShare,
     },
     timing: {
       started_at: started.toISOString(),

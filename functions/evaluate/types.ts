@@ -235,6 +235,12 @@ export type EvaluationReport = {
     elo: { tournaments: number; seed: number };
     /** Runs per question (`--repeat`); the intervals cover all of them. */
     repeat: number;
+    /**
+     * `EVAL_MAX_DEGRADED_SHARE` when the run was made: above this share of
+     * unreadable judgments or fallback runs for any variant, the verdict
+     * names no winner. Absent in older reports: the default, 0.1.
+     */
+    max_degraded_share?: number;
   };
   timing: {
     started_at: string;
