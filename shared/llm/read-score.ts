@@ -158,7 +158,7 @@ export function readLabelledScore(
   const labelled = new RegExp(
     String.raw`^(?:(?:final|overall|my|the|total|relevance|similarity)\s+)*(?:${
       labels.join("|")
-    })(?:\s+(?:score|rating|grade))?\s*(?:\([^)]*\))?\s*(?:[:=]|is|of|-)\s*(.*)$`,
+    })(?:\s+(?:score|rating|grade))?\s*(?:\([^)]*\))?\s*(?:[:=]|is|of|-|–|—)\s*(.*)$`,
     "i",
   );
   const valueLine = new RegExp(`^${VALUE}${TAIL}`, "i");
