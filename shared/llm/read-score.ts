@@ -35,10 +35,10 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
   ten: 10,
 };
 
-/** A number (`2`, `4.5`, `0,8`, `.5`, `two`), then optionally `/ 5` or `out of 5`. */
+/** A number (`2`, `4.5`, `0,8`, `.5`, `two`), then optionally `/ 5`, `out of 5` or `%`. */
 const VALUE = String.raw`(\d+(?:[.,]\d+)?|\.\d+|${
   Object.keys(NUMBER_WORDS).join("|")
-})(?:\s*(?:\/|out\s+of)\s*(\d+(?:\.\d+)?))?`;
+})(?:\s*(?:\/|out\s+of)\s*(\d+(?:\.\d+)?)|\s*(%))?`;
 
 /** A stated scale: "on a scale from 0 to 10", "(0-5)", "scale of 1-5". */
 const STATED_SCALE =
@@ -57,7 +57,7 @@ function toNumber(token: string): number | undefined {
 /** Lines without markdown emphasis, quotes, bullets or table bars. */
 function plainLines(text: string): string[] {
   return text.split(/\r?\n/).map((line) =>
-    line.replace(/[*_`"]/g, "").replace(/\|/g, " : ").replace(/^[\s>#•:-]+/, "").trim()
+    line.replace(/[*_`"]/g, "").replace(/\|/g, " : ").replace(/^(?:[\s>#•:]|-(?=\s))+/, "").trim()
   );
 }
 
@@ -127,12 +127,22 @@ export function readScore(text: string, scale: ScoreScale): number | undefined {
   const overOf = statedOver(text);
   const whole = plainLines(text).filter(Boolean).join(" ");
   const bare = new RegExp(`^${VALUE}[\\s.!]*$`, "i").exec(whole);
-  if (bare) return onScale(toNumber(bare[1]!), overOf(bare[2]), scale);
+  if (bare) return onScale(toNumber(bare[1]!), overOf(bare[3] ? "100" : bare[2]), scale);
   if (whole.length <= 40) {
     const word = wordValue(whole, scale);
     if (word !== undefined) return word;
   }
-  return fromProse(whole, scale, overOf);
+  return fromProse(whole, scale, overOf) ?? onStatedScale(whole, scale);
+}
+
+/** "On a scale from 0 to 10, this passage is an 8": the one number besides the stated scale. */
+function onStatedScale(text: string, scale: ScoreScale): number | undefined {
+  const stated = statedMax(text);
+  if (stated === undefined) return undefined;
+  const numbers = [
+    ...text.replace(STATED_SCALE, " ").matchAll(/(?<![\w.,])\d+(?:[.,]\d+)?(?![\w.]*\w)/g),
+  ];
+  return numbers.length === 1 ? onScale(toNumber(numbers[0]![0]), stated, scale) : undefined;
 }
 
 /** The denominator of a value: its own (`/ 5`), else the scale the reply states. */
@@ -156,9 +166,9 @@ export function readLabelledScore(
 ): number | undefined {
   const overOf = statedOver(text);
   const labelled = new RegExp(
-    String.raw`^(?:(?:final|overall|my|the|total|relevance|similarity)\s+)*(?:${
+    String.raw`(?:^|[.!?;]\s+)(?:(?:final|overall|my|the|total|relevance|similarity)\s+)*(?:${
       labels.join("|")
-    })(?:\s+(?:score|rating|grade))?\s*(?:\([^)]*\))?\s*(?:[:=]|is|of|-|–|—)\s*(.*)$`,
+    })(?:\s+(?:score|rating|grade|threshold))?\s*(?:\([^)]*\))?\s*(?:[:=]|is|of|-|–|—)\s*(.*)$`,
     "i",
   );
   const valueLine = new RegExp(`^${VALUE}${TAIL}`, "i");
@@ -169,7 +179,7 @@ export function readLabelledScore(
     const rest = label[1]!.trim();
     const number = valueLine.exec(rest);
     const value = number
-      ? onScale(toNumber(number[1]!), overOf(number[2]), scale)
+      ? onScale(toNumber(number[1]!), overOf(number[3] ? "100" : number[2]), scale)
       : wordValue(rest, scale);
     if (value !== undefined) found = value;
   }
@@ -196,7 +206,7 @@ function fromProse(
   for (const match of [...text.matchAll(PROSE), ...text.matchAll(FRACTION)]) {
     const before = text.slice(Math.max(0, match.index - 24), match.index);
     if (/\b(?:not|n't|never|no)\b/i.test(before)) return undefined;
-    const value = onScale(toNumber(match[1]!), overOf(match[2]), scale);
+    const value = onScale(toNumber(match[1]!), overOf(match[3] === "%" ? "100" : match[2]), scale);
     if (value === undefined) return undefined;
     values.add(value);
   }

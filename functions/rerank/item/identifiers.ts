@@ -42,7 +42,9 @@ function identifierLine(line: string): number[] | undefined {
  * identifiersIn("Ranking: [3] > [1] > [3] > [9]", 3); // [3, 1]
  */
 export function identifiersIn(reply: string, count: number): number[] {
-  const lines = reply.split(/\r?\n/).map((line) => ({ line, ids: identifierLine(line) }))
+  // A sentence is a line of its own: "My selection: [2], [5]. Passage 4 was close." holds one.
+  const lines = reply.split(/\r?\n|(?<=[.!?])\s+(?=[A-Z])/)
+    .map((line) => ({ line, ids: identifierLine(line) }))
     .filter((entry): entry is { line: string; ids: number[] } => entry.ids !== undefined);
   const chains = lines.filter((entry) => entry.line.includes(">"));
   const numbers = chains.length > 0 ? chains.at(-1)!.ids : lines.flatMap((entry) => entry.ids);
