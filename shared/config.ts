@@ -80,6 +80,10 @@ const envSchema = z.object({
   FILE_MAX_BYTES: positiveInt(100 * 1024 * 1024).default(10 * 1024 * 1024),
   PDF_MAX_PAGES: positiveInt(100_000).default(500),
   ARCHIVE_MAX_EXPANDED_BYTES: positiveInt(2 ** 31).default(50 * 1024 * 1024),
+  EVAL_MAX_DEGRADED_SHARE: z.coerce.number({ error: "must be a number" })
+    .min(0, { error: "must be between 0 and 1" })
+    .max(1, { error: "must be between 0 and 1" })
+    .default(0.1),
   ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
     `STEP_URL_${StepName}`,
     z.ZodOptional<typeof url>
@@ -209,6 +213,10 @@ export type Config = {
    * (`ARCHIVE_MAX_EXPANDED_BYTES`).
    */
   files: { maxBytes: number; maxPdfPages: number; maxExpandedBytes: number };
+   * Above this share of a variant's judgments left out (unreadable) or of
+   * its runs that fell back, the evaluation's verdict names no winner.
+   */
+  evalMaxDegradedShare: number;
 };
 
 /**
@@ -301,5 +309,6 @@ export function readConfig(env: Record<string, unknown>): Config {
       maxPdfPages: e.PDF_MAX_PAGES,
       maxExpandedBytes: e.ARCHIVE_MAX_EXPANDED_BYTES,
     },
+    evalMaxDegradedShare: e.EVAL_MAX_DEGRADED_SHARE,
   };
 }

@@ -3,10 +3,16 @@ import { streamStep } from "../../shared/steps/call.ts";
 import type { StepRecord } from "../../shared/steps/clock.ts";
 import type { StepContext, StepTransport } from "../../shared/steps/transport.ts";
 import type { SearchHit } from "../../shared/vector/port.ts";
-import { JUDGED_RETRIEVED, type Passage, type RetrievedPassage, type VariantRun } from "./types.ts";
+import {
+  type Fallbacks,
+  JUDGED_RETRIEVED,
+  type Passage,
+  type RetrievedPassage,
+  type VariantRun,
+} from "./types.ts";
 
 /** The events `/v1/query` sends, as far as the evaluation reads them. */
-type Retrieved = { results: SearchHit[]; degraded?: boolean };
+type Retrieved = { results: SearchHit[]; degraded?: boolean; reason?: string };
 type Reranked = {
   results: { index: number }[];
   degraded?: boolean;
@@ -15,7 +21,26 @@ type Reranked = {
 };
 type Answered = { answer: string; citations: unknown[]; answered: boolean };
 type Usage = { steps: StepRecord[]; total_ms: number };
-type Collected = { retrieved?: Retrieved; reranked?: Reranked; answer?: Answered; usage?: Usage };
+type Rubric = { degraded?: boolean };
+type Collected = {
+  retrieved?: Retrieved;
+  rubric?: Rubric;
+  reranked?: Reranked;
+  answer?: Answered;
+  usage?: Usage;
+};
+
+/** What the run's events say fell back: the rubric, the rerank order, the variations. */
+export function fallbacksOf(collected: Collected): Fallbacks | undefined {
+  const fallbacks: Fallbacks = {
+    ...(collected.rubric?.degraded ? { rubric: true as const } : {}),
+    ...(collected.reranked?.degraded ? { rerank_order: true as const } : {}),
+    ...(collected.retrieved?.degraded && /variation/i.test(collected.retrieved.reason ?? "")
+      ? { variations: true as const }
+      : {}),
+  };
+  return Object.keys(fallbacks).length ? fallbacks : undefined;
+}
 
 function toPassage(hit: SearchHit): Passage {
   const title = hit.metadata.title;
@@ -53,6 +78,7 @@ export async function runVariantOver(
   for await (const { event, data } of events) {
     if (event === "retrieval-end") collected.retrieved = data as Retrieved;
     else if (event === "rerank-end") collected.reranked = data as Reranked;
+    else if (event === "rubric-end") collected.rubric = data as Rubric;
     else if (event === "answer-end") collected.answer = data as Answered;
     else if (event === "usage") collected.usage = data as Usage;
   }
@@ -83,5 +109,6 @@ export async function runVariantOver(
     chars_per_second: seconds > 0 ? answer.answer.length / seconds : 0,
     degraded: Boolean(retrieved.degraded || reranked?.degraded),
     ...(utility ? { utility_doc_ids: utility } : {}),
+    ...(fallbacksOf(collected) ? { fallbacks: fallbacksOf(collected) } : {}),
   };
 }

@@ -34,7 +34,10 @@ const agentSchema = z.string({ error: "must be an agent name (a string)" })
 const gameSchema = z.strictObject({
   a: agentSchema,
   b: agentSchema,
-  winner: z.enum(["A", "B", "C"], { error: 'must be "A", "B" or "C" (a tie)' }),
+  winner: z.enum(["A", "B", "C"], { error: 'must be "A", "B" or "C" (a tie), or null' }).nullable()
+    .meta({
+      description: "null: an unreadable verdict (as /v1/judge/pairwise returns it), left out",
+    }),
 }, { error: "must be a game {a, b, winner}" }).refine((game) => game.a !== game.b, {
   path: ["b"],
   error: "must differ from a: an agent cannot play itself",
@@ -67,8 +70,8 @@ const tournamentSchema = z.strictObject({
     .default(ELO_DEFAULTS.confidence),
 });
 
-const scoresSchema = z.array(z.number({ error: "must be a number" }), {
-  error: "must be an array of numbers",
+const scoresSchema = z.array(z.number({ error: "must be a number or null" }).nullable(), {
+  error: "must be an array of numbers (null for a judgment with no score)",
 })
   .min(2, { error: "must hold at least 2 values" })
   .max(L.agreementValues, { error: `must hold at most ${L.agreementValues} values` });
@@ -110,7 +113,12 @@ export function mountJudgeStats(app: Hono<AppEnv>): void {
         throw new InvalidRequestError(`games: must involve at most ${L.agents} distinct agents`);
       }
       const { games, ...options } = body;
-      return c.json(eloTournament(games, options));
+      // An unreadable game is no game: left out, never a tie, and counted.
+      const played = games.flatMap(({ a, b, winner }) => winner ? [{ a, b, winner }] : []);
+      return c.json({
+        ...eloTournament(played, options),
+        excluded: games.length - played.length,
+      });
     },
   );
 
@@ -127,7 +135,17 @@ export function mountJudgeStats(app: Hono<AppEnv>): void {
       responses: { 200: json("The agreement", agreementResponseSchema) },
     }),
     async (c) => {
-      const { x, y } = await readJson(c, agreementSchema, { maxBytes: L.bodyBytes });
+      const body = await readJson(c, agreementSchema, { maxBytes: L.bodyBytes });
+      // A pair with a null (a judgment with no score) is left out, and counted.
+      const pairs = body.x.flatMap((value, i) => {
+        const other = body.y[i];
+        return value === null || other === null || other === undefined ? [] : [[value, other]];
+      });
+      if (pairs.length < 2) {
+        throw new InvalidRequestError("y: at least 2 pairs must have both values (not null)");
+      }
+      const x = pairs.map(([value]) => value!);
+      const y = pairs.map(([, value]) => value!);
       const kendall = kendallTauBTest(x, y);
       const spearman = spearmanRhoTest(x, y);
       const orNull = (value: number) => Number.isNaN(value) ? null : value;
@@ -146,6 +164,7 @@ export function mountJudgeStats(app: Hono<AppEnv>): void {
         },
         bland_altman: blandAltman(x, y),
         notes,
+        excluded: body.x.length - pairs.length,
       });
     },
   );

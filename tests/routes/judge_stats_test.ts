@@ -260,3 +260,33 @@ Deno.test("POST /v1/judge/agreement answers 400 naming the field", async () => {
     assert.match(error.message, message);
   }
 });
+
+Deno.test("POST /v1/judge/tournament leaves a game with winner null out, says how many, and plays the rest", async () => {
+  const post = statsApp();
+  const games = [
+    { a: "x", b: "y", winner: "A" },
+    { a: "x", b: "y", winner: null },
+    { a: "x", b: "y", winner: null },
+  ];
+  const body = await (await post("/v1/judge/tournament", { games, tournaments: 10 })).json() as {
+    ratings: Rating[];
+    excluded: number;
+  };
+  assert.equal(body.excluded, 2);
+  const x = body.ratings.find((rating) => rating.agent === "x")!;
+  assert.deepEqual([x.wins, x.losses, x.ties], [1, 0, 0], "the unreadable games are not ties");
+});
+
+Deno.test("POST /v1/judge/agreement leaves pairs with a null out and says how many", async () => {
+  const post = statsApp();
+  const response = await post("/v1/judge/agreement", {
+    x: [1, 2, null, 3, 4],
+    y: [1, 2, 2, 3, null],
+  });
+  assert.equal(response.status, 200);
+  const body = await response.json() as { spearman_rho: number; excluded: number };
+  assert.deepEqual([body.spearman_rho, body.excluded], [1, 2]);
+  const tooFew = await post("/v1/judge/agreement", { x: [1, null, 3], y: [1, 2, null] });
+  assert.equal(tooFew.status, 400);
+  assert.match((await tooFew.json() as ErrorBody).error.message, /^y: at least 2 pairs/);
+});
