@@ -90,6 +90,7 @@ export class Runtime {
       client: llm.client,
       model: config.embeddings.model,
       dimensions: config.embeddings.dimensions,
+      ...(llm.provider ? { provider: llm.provider } : {}),
     });
     const state = config.vector && config.redis ? undefined : this.#state?.(env);
     const index = config.vector ? new UpstashVectorIndex(config.vector) : state?.index ??

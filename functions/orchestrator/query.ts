@@ -1,3 +1,5 @@
+import type { Span } from "@opentelemetry/api";
+import { inSpan } from "../../shared/tracing/spans.ts";
 import type { SendEvent } from "../../shared/http/sse.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import type { Pipeline } from "../../shared/pipeline.ts";
@@ -45,16 +47,34 @@ function started<T>(promise: Promise<T>): Promise<T> {
  * generated while retrieval runs. `context.signal` aborts every step when the
  * client leaves.
  */
-export async function runQuery(
+export function runQuery(
   context: StepContext,
-  input: {
-    query: string;
-    pipeline: Pipeline;
-    /** Sees the passages the answer is given, in `[n]` order (the chat route's `sources`). */
-    onAnswerDocuments?: (documents: readonly SearchHit[]) => void;
-  },
+  input: QueryInput,
   send: SendEvent,
   clock: StepClock = new StepClock(),
+): Promise<void> {
+  const { pipeline } = input;
+  return inSpan("sift.query", {
+    "sift.strategy": pipeline.rerank?.strategy ?? "none",
+    "sift.namespace": pipeline.namespace,
+    "sift.retrieval.mode": pipeline.retrieval.mode,
+    "sift.retrieval.fusion": pipeline.retrieval.fusion,
+  }, (span) => runQueryInSpan(context, input, send, clock, span));
+}
+
+type QueryInput = {
+  query: string;
+  pipeline: Pipeline;
+  /** Sees the passages the answer is given, in `[n]` order (the chat route's `sources`). */
+  onAnswerDocuments?: (documents: readonly SearchHit[]) => void;
+};
+
+async function runQueryInSpan(
+  context: StepContext,
+  input: QueryInput,
+  send: SendEvent,
+  clock: StepClock,
+  span: Span,
 ): Promise<void> {
   const { rerank, sequential, retrieval } = input.pipeline;
   const twoTurn = rerank?.strategy === "two-turn" || rerank?.strategy === "two-turn-relevance";
@@ -106,6 +126,7 @@ export async function runQuery(
     const { usage: _usage, rubric: usedRubric, ...rest } = reranked;
     if (!generated && usedRubric) await send("rubric-end", { rubric: usedRubric });
     const warnings = [...(generated?.repairs ?? []), ...(rest.warnings ?? [])];
+    span.setAttribute("sift.degraded", rest.degraded || Boolean(generated?.degraded));
     await send("rerank-end", {
       ...rest,
       results: rest.results.map((result) => ({

@@ -7,6 +7,8 @@ export type LlmContext = {
   model: string;
   /** false: ask for the papers' plain-text formats instead of json_schema. */
   structuredOutputs: boolean;
+  /** `gen_ai.provider.name` on this client's spans; `openai` when unset. */
+  provider?: string;
 };
 
 /** The in-process offline model, as the `openai` SDK's `fetch`. */
@@ -43,5 +45,10 @@ export function createLlmClient(
     client,
     model: options.model ?? llm.model,
     structuredOutputs: llm.structuredOutputs,
+    provider: llm.provider === "offline"
+      ? "sift.offline"
+      : llm.baseURL
+      ? "openai_compatible"
+      : "openai",
   };
 }

@@ -69,7 +69,7 @@ export function registerIngest(server: McpServer, context: McpContext): void {
       openWorldHint: false,
     },
   }, (args, extra) =>
-    runTool(context, extra, async (steps) => {
+    runTool("ingest", context, extra, async (steps) => {
       const reply = await callStep(resolveStep("EMBED", steps), "/v1/documents", args, {
         schema: ingestReplySchema,
         context: steps,
