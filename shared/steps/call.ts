@@ -136,7 +136,7 @@ async function send(
  * credentials and request id go along; the call is aborted when the caller
  * leaves or after `timeoutMs`.
  */
-export async function callStep<T>(
+export function callStep<T>(
   transport: StepTransport,
   path: string,
   body: unknown,
