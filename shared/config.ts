@@ -4,6 +4,8 @@ import { MAX_EMBEDDING_DIMENSIONS } from "./embeddings/port.ts";
 import { parseFaults, parseLatency } from "./llm/offline/knobs.ts";
 import { STEP_NAMES, type StepName } from "./steps/names.ts";
 import { corsOriginsSchema } from "./http/cors-origins.ts";
+import { type ModelPrice, modelPricesSchema } from "./cost/prices.ts";
+import { priceTable } from "./cost/cost.ts";
 
 /** `"true"`/`"false"`/`"1"`/`"0"` as a boolean, with a readable error otherwise. */
 const booleanString = z
@@ -74,6 +76,7 @@ const envSchema = z.object({
   MCP_READ_ONLY: booleanString.default(false),
   EVAL_MAX_STEPS: positiveInt(1_000_000).default(2000),
   EVAL_SLICE_QUESTIONS: positiveInt(1000).default(5),
+  MODEL_PRICES: modelPricesSchema.optional(),
   ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
     `STEP_URL_${StepName}`,
     z.ZodOptional<typeof url>
@@ -186,6 +189,8 @@ export type Config = {
   evalMaxSteps: number;
   /** Questions one queue message of an evaluation runs. */
   evalSliceQuestions: number;
+  /** USD per million tokens by model: the dated defaults with `MODEL_PRICES` over them. */
+  prices: Readonly<Record<string, ModelPrice>>;
 };
 
 /**
@@ -270,5 +275,6 @@ export function readConfig(env: Record<string, unknown>): Config {
     ...(e.INGEST_WEBHOOK_SECRET ? { ingestWebhookSecret: e.INGEST_WEBHOOK_SECRET } : {}),
     evalMaxSteps: e.EVAL_MAX_STEPS,
     evalSliceQuestions: e.EVAL_SLICE_QUESTIONS,
+    prices: priceTable(e.MODEL_PRICES),
   };
 }

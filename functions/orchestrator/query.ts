@@ -1,5 +1,6 @@
 import type { Span } from "@opentelemetry/api";
 import { inSpan } from "../../shared/tracing/spans.ts";
+import { pricedSteps } from "../../shared/cost/steps.ts";
 import type { SendEvent } from "../../shared/http/sse.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import type { Pipeline } from "../../shared/pipeline.ts";
@@ -160,7 +161,12 @@ async function runQueryInSpan(
   for (; !next.done; next = await stream.next()) await send("answer-delta", { text: next.value });
   clock.record("answer", answer.via, answerStarted, next.value.usage);
   await send("answer-end", next.value.answer);
-  await send("usage", { steps: clock.steps, total_ms: clock.elapsed() });
+  const priced = pricedSteps(clock.steps, context.config);
+  await send("usage", {
+    steps: priced.steps,
+    total_ms: clock.elapsed(),
+    cost_usd: priced.cost_usd,
+  });
 }
 
 /**
