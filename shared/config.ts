@@ -77,6 +77,11 @@ const envSchema = z.object({
   EVAL_MAX_STEPS: positiveInt(1_000_000).default(2000),
   EVAL_SLICE_QUESTIONS: positiveInt(1000).default(5),
   MODEL_PRICES: modelPricesSchema.optional(),
+  CLOUDFLARE_ACCOUNT_ID: z.string().regex(/^[0-9a-f]{32}$/i, {
+    error: "must be a Cloudflare account id (32 hex characters)",
+  }).optional(),
+  CLOUDFLARE_API_TOKEN: z.string().optional(),
+  CLOUDFLARE_API_BASE_URL: url.default("https://api.cloudflare.com/client/v4"),
   ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
     `STEP_URL_${StepName}`,
     z.ZodOptional<typeof url>
@@ -128,6 +133,7 @@ const envSchema = z.object({
     const [urlName, tokenName] of [
       ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
       ["UPSTASH_VECTOR_REST_URL", "UPSTASH_VECTOR_REST_TOKEN"],
+      ["CLOUDFLARE_ACCOUNT_ID", "CLOUDFLARE_API_TOKEN"],
     ] as const
   ) {
     if (Boolean(env[urlName]) !== Boolean(env[tokenName])) {
@@ -191,6 +197,8 @@ export type Config = {
   evalSliceQuestions: number;
   /** USD per million tokens by model: the dated defaults with `MODEL_PRICES` over them. */
   prices: Readonly<Record<string, ModelPrice>>;
+  /** Workers AI over Cloudflare's REST API (Deno); on Workers the `AI` binding needs none. */
+  cloudflare?: { accountId: string; apiToken: string; apiBaseUrl: string };
 };
 
 /**
@@ -276,5 +284,14 @@ export function readConfig(env: Record<string, unknown>): Config {
     evalMaxSteps: e.EVAL_MAX_STEPS,
     evalSliceQuestions: e.EVAL_SLICE_QUESTIONS,
     prices: priceTable(e.MODEL_PRICES),
+    ...(e.CLOUDFLARE_ACCOUNT_ID && e.CLOUDFLARE_API_TOKEN
+      ? {
+        cloudflare: {
+          accountId: e.CLOUDFLARE_ACCOUNT_ID,
+          apiToken: e.CLOUDFLARE_API_TOKEN,
+          apiBaseUrl: e.CLOUDFLARE_API_BASE_URL.replace(/\/+$/, ""),
+        },
+      }
+      : {}),
   };
 }
