@@ -44,11 +44,14 @@ const envSchema = z.object({
   LLM_BASE_URL: url.optional(),
   LLM_API_KEY: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
-  LLM_MODEL: z.string().default("gpt-4o-mini"),
+  LLM_PROVIDER: z.enum(["offline", "openai-compatible", "workers-ai"], {
+    error: "must be offline, openai-compatible or workers-ai",
+  }).optional(),
+  LLM_MODEL: z.string().optional(),
   JUDGE_MODEL: z.string().optional(),
-  EMBEDDING_MODEL: z.string().default("text-embedding-3-small"),
+  EMBEDDING_MODEL: z.string().optional(),
   EMBEDDING_DIMENSIONS: positiveInt(MAX_EMBEDDING_DIMENSIONS).optional(),
-  LLM_STRUCTURED_OUTPUTS: booleanString.default(true),
+  LLM_STRUCTURED_OUTPUTS: booleanString.optional(),
   LLM_TIMEOUT_MS: positiveInt(600_000).default(60_000),
   UPSTASH_REDIS_REST_URL: url.optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
@@ -122,6 +125,18 @@ const envSchema = z.object({
       message: "must hold at least one key (a comma-separated list)",
     });
   }
+  const known = env.LLM_PROVIDER === "workers-ai"
+    ? WORKERS_AI_EMBEDDING_DIMENSIONS[env.EMBEDDING_MODEL ?? WORKERS_AI_MODELS.embeddings]
+    : undefined;
+  if (known && env.EMBEDDING_DIMENSIONS !== undefined && env.EMBEDDING_DIMENSIONS !== known) {
+    // Workers AI's embedding models have one size each and take no `dimensions`.
+    ctx.addIssue({
+      code: "custom",
+      path: ["EMBEDDING_DIMENSIONS"],
+      message: `must be ${known} for ${env.EMBEDDING_MODEL ?? WORKERS_AI_MODELS.embeddings} ` +
+        "(or unset)",
+    });
+  }
   if (env.CHUNK_OVERLAP >= env.CHUNK_SIZE) {
     ctx.addIssue({
       code: "custom",
@@ -149,8 +164,11 @@ const envSchema = z.object({
 export type Config = {
   port: number;
   llm: {
-    /** `offline` when neither a key nor a base URL is set. */
-    provider: "offline" | "openai-compatible";
+    /**
+     * `LLM_PROVIDER`; unset, `offline` when neither a key nor a base URL is set.
+     * `workers-ai`: the `AI` binding on Workers, Cloudflare's REST API elsewhere.
+     */
+    provider: "offline" | "openai-compatible" | "workers-ai";
     baseURL?: string;
     apiKey?: string;
     model: string;
@@ -201,6 +219,29 @@ export type Config = {
   cloudflare?: { accountId: string; apiToken: string; apiBaseUrl: string };
 };
 
+/** The models each provider uses unless `LLM_MODEL`, `JUDGE_MODEL`, `EMBEDDING_MODEL` say otherwise. */
+const OFFLINE_MODELS = {
+  chat: "sift-offline",
+  judge: "sift-offline-judge",
+  embeddings: "sift-hashed-lexical",
+};
+const OPENAI_MODELS = {
+  chat: "gpt-4o-mini",
+  judge: "gpt-4o",
+  embeddings: "text-embedding-3-small",
+};
+/** Workers AI's embedding models and their one size each. */
+export const WORKERS_AI_EMBEDDING_DIMENSIONS: Record<string, number> = {
+  "@cf/baai/bge-small-en-v1.5": 384,
+  "@cf/baai/bge-base-en-v1.5": 768,
+  "@cf/baai/bge-large-en-v1.5": 1024,
+};
+export const WORKERS_AI_MODELS = {
+  chat: "@cf/meta/llama-3.1-8b-instruct-fp8-fast",
+  judge: "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+  embeddings: "@cf/baai/bge-base-en-v1.5",
+};
+
 /**
  * Parses the environment into a typed `Config`. Called per request (env only
  * exists per request on Workers) and once at start-up so a bad value stops the
@@ -224,22 +265,33 @@ export function readConfig(env: Record<string, unknown>): Config {
   }
   const e = parsed.data;
   const apiKey = e.LLM_API_KEY ?? e.OPENAI_API_KEY;
-  const offline = !apiKey && !e.LLM_BASE_URL;
+  const provider = e.LLM_PROVIDER ?? (!apiKey && !e.LLM_BASE_URL ? "offline" : "openai-compatible");
+  const offline = provider === "offline";
+  const defaults = offline
+    ? OFFLINE_MODELS
+    : provider === "workers-ai"
+    ? WORKERS_AI_MODELS
+    : OPENAI_MODELS;
+  const embeddingModel = offline ? defaults.embeddings : e.EMBEDDING_MODEL ?? defaults.embeddings;
   return {
     port: e.PORT,
     llm: {
-      provider: offline ? "offline" : "openai-compatible",
+      provider,
       ...(e.LLM_BASE_URL ? { baseURL: e.LLM_BASE_URL } : {}),
       ...(apiKey ? { apiKey } : {}),
-      model: offline ? "sift-offline" : e.LLM_MODEL,
+      model: offline ? defaults.chat : e.LLM_MODEL ?? defaults.chat,
       // The judge defaults to another model so no model grades its own answers.
-      judgeModel: e.JUDGE_MODEL ?? (offline ? "sift-offline-judge" : "gpt-4o"),
-      structuredOutputs: e.LLM_STRUCTURED_OUTPUTS,
+      judgeModel: e.JUDGE_MODEL ?? defaults.judge,
+      // Workers AI's models answer the papers' plain-text formats more reliably than json_schema.
+      structuredOutputs: e.LLM_STRUCTURED_OUTPUTS ?? provider !== "workers-ai",
       timeoutMs: e.LLM_TIMEOUT_MS,
     },
     embeddings: {
-      model: offline ? "sift-hashed-lexical" : e.EMBEDDING_MODEL,
-      ...(e.EMBEDDING_DIMENSIONS ? { dimensions: e.EMBEDDING_DIMENSIONS } : {}),
+      model: embeddingModel,
+      // Workers AI's models take no `dimensions`: their size is their own.
+      ...(e.EMBEDDING_DIMENSIONS && provider !== "workers-ai"
+        ? { dimensions: e.EMBEDDING_DIMENSIONS }
+        : {}),
     },
     ...(e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
       ? { redis: { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN } }

@@ -28,6 +28,12 @@ export type StateFromEnv = (
  */
 export type JobsFromEnv = (env: Record<string, unknown>) => JobBackend | undefined;
 
+/**
+ * A provider reached through a binding in the environment, as the `openai`
+ * SDK's `fetch` (Workers AI's `AI` binding); undefined where there is none.
+ */
+export type LlmFetchFromEnv = (env: Record<string, unknown>) => OfflineFetch | undefined;
+
 /** Everything a handler may use, built from this request's config. */
 export type Deps = {
   config: Config;
@@ -55,6 +61,7 @@ export class Runtime {
   readonly #log: IndexLog | undefined;
   readonly #state: StateFromEnv | undefined;
   readonly #jobs: JobsFromEnv | undefined;
+  readonly #llmFetch: LlmFetchFromEnv | undefined;
   #memoryJobs: MemoryJobBackend | undefined;
   #localIndex: LocalIndex | undefined;
   #memoryCache: MemoryCache | undefined;
@@ -66,11 +73,20 @@ export class Runtime {
   /**
    * `log`: where the in-process index persists (Deno). `state`: shared
    * state in the environment, preferred over isolate memory (Workers).
+   * `llmFetch`: `LLM_PROVIDER=workers-ai` through the `AI` binding (Workers).
    */
-  constructor(options: { log?: IndexLog; state?: StateFromEnv; jobs?: JobsFromEnv } = {}) {
+  constructor(
+    options: {
+      log?: IndexLog;
+      state?: StateFromEnv;
+      jobs?: JobsFromEnv;
+      llmFetch?: LlmFetchFromEnv;
+    } = {},
+  ) {
     this.#log = options.log;
     this.#state = options.state;
     this.#jobs = options.jobs;
+    this.#llmFetch = options.llmFetch;
   }
 
   /** Config for this env; parsed again only when the env object changes. */
@@ -84,7 +100,8 @@ export class Runtime {
 
   /** `env` is only read for bindings (Workers): variables come through `config`. */
   deps(config: Config, env: Record<string, unknown> = {}): Deps {
-    const llm = createLlmClient(config, () => this.#offlineFetch(config));
+    const workersAiFetch = config.llm.provider === "workers-ai" ? this.#llmFetch?.(env) : undefined;
+    const llm = createLlmClient(config, () => this.#offlineFetch(config), { workersAiFetch });
     const judge = { ...llm, model: config.llm.judgeModel };
     const embedder = new OpenAIEmbedder({
       client: llm.client,
@@ -111,7 +128,11 @@ export class Runtime {
       cache: new ResilientCache(store, { inflight: this.#inflight }),
       jobs: this.#jobs?.(env) ?? (this.#memoryJobs ??= new MemoryJobBackend()),
       providers: {
-        llm: offline ? "offline" : `openai-compatible (${hostOf(config.llm.baseURL)})`,
+        llm: offline
+          ? "offline"
+          : config.llm.provider === "workers-ai"
+          ? `workers-ai (${workersAiFetch ? "binding" : "rest"})`
+          : `openai-compatible (${hostOf(config.llm.baseURL)})`,
         embeddings: offline ? "offline" : config.embeddings.model,
         index: index.name === "local" ? "offline" : index.name,
         cache: store.name === "memory" ? "offline" : store.name,

@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import type { Config } from "../config.ts";
+import { ConfigError } from "../errors.ts";
 
 /** What an LLM-calling function needs: a client, the model, and the output mode. */
 export type LlmContext = {
@@ -23,7 +24,7 @@ export type OfflineFetch = (input: string | URL | Request, init?: RequestInit) =
 export function createLlmClient(
   config: Config,
   offlineFetch: () => OfflineFetch,
-  options: { model?: string } = {},
+  options: { model?: string; workersAiFetch?: OfflineFetch | undefined } = {},
 ): LlmContext {
   const llm = config.llm;
   const client = llm.provider === "offline"
@@ -34,6 +35,8 @@ export function createLlmClient(
       maxRetries: 2,
       timeout: llm.timeoutMs,
     })
+    : llm.provider === "workers-ai"
+    ? workersAiClient(config, options.workersAiFetch)
     : new OpenAI({
       // Local OpenAI-compatible servers (vLLM, Ollama, the offline model) need no key.
       apiKey: llm.apiKey ?? "unused",
@@ -51,4 +54,34 @@ export function createLlmClient(
       ? "openai_compatible"
       : "openai",
   };
+}
+
+/**
+ * Workers AI through the same SDK: on Workers the `AI` binding behind a
+ * `fetch` that speaks the OpenAI protocol (no key); elsewhere Cloudflare's
+ * OpenAI-compatible REST endpoint, `{CLOUDFLARE_API_BASE_URL}/accounts/{id}/ai/v1`,
+ * with the API token.
+ */
+function workersAiClient(config: Config, bindingFetch: OfflineFetch | undefined): OpenAI {
+  const common = { maxRetries: 2, timeout: config.llm.timeoutMs };
+  if (bindingFetch) {
+    return new OpenAI({
+      ...common,
+      apiKey: "binding",
+      baseURL: "http://workers-ai.binding/v1",
+      fetch: bindingFetch,
+    });
+  }
+  const cloudflare = config.cloudflare;
+  if (!cloudflare) {
+    throw new ConfigError(
+      "LLM_PROVIDER=workers-ai needs the AI binding (Workers) or CLOUDFLARE_ACCOUNT_ID and " +
+        "CLOUDFLARE_API_TOKEN",
+    );
+  }
+  return new OpenAI({
+    ...common,
+    apiKey: cloudflare.apiToken,
+    baseURL: `${cloudflare.apiBaseUrl}/accounts/${cloudflare.accountId}/ai/v1`,
+  });
 }

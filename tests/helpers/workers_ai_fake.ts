@@ -68,14 +68,22 @@ export function fakeResult(
   const messages = (inputs.messages ?? []) as { content: string }[];
   const prompt = messages.map((message) => message.content).join(" ");
   const response = "A fake reply.";
-  return {
-    response,
-    usage: {
-      prompt_tokens: prompt.split(/\s+/).length,
-      completion_tokens: 3,
-      total_tokens: prompt.split(/\s+/).length + 3,
-    },
+  const usage = {
+    prompt_tokens: prompt.split(/\s+/).length,
+    completion_tokens: 3,
+    total_tokens: prompt.split(/\s+/).length + 3,
   };
+  if (inputs.stream === true) {
+    // Text generation's documented stream: `data: {"response": ...}` events, usage late, [DONE].
+    const events = [
+      ...response.split(" ").map((word, i) => ({ response: i ? ` ${word}` : word, p: "abc" })),
+      { response: "", usage },
+    ];
+    return new Response(
+      events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join("") + "data: [DONE]\n\n",
+    ).body!;
+  }
+  return { response, usage };
 }
 
 function sse(parts: unknown[]): string {
@@ -83,7 +91,7 @@ function sse(parts: unknown[]): string {
 }
 
 function openAiChat(body: Record<string, unknown>) {
-  const result = fakeResult(String(body.model), body, overlapScorer) as {
+  const result = fakeResult(String(body.model), { ...body, stream: false }, overlapScorer) as {
     response: string;
     usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   };
