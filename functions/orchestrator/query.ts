@@ -33,6 +33,16 @@ function toInlineDocument(hit: SearchHit) {
   return { id: hit.id, text: hit.text, metadata: hit.metadata };
 }
 
+/** A step's tokens, with the cost it priced itself (a cross-encoder's) when it did. */
+function stepUsage(usage: { tokens_in: number; tokens_out: number; cost_usd?: unknown }) {
+  const cost = usage.cost_usd;
+  return {
+    tokens_in: usage.tokens_in,
+    tokens_out: usage.tokens_out,
+    ...(typeof cost === "number" || cost === null ? { cost_usd: cost } : {}),
+  };
+}
+
 /** Keeps the error of a step that is awaited later from surfacing as unhandled. */
 function started<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => {});
@@ -60,6 +70,9 @@ export function runQuery(
     "sift.namespace": pipeline.namespace,
     "sift.retrieval.mode": pipeline.retrieval.mode,
     "sift.retrieval.fusion": pipeline.retrieval.fusion,
+    ...(pipeline.rerank?.prefilter
+      ? { "sift.prefilter.model": pipeline.rerank.prefilter.model }
+      : {}),
   }, (span) => runQueryInSpan(context, input, send, clock, span));
 }
 
@@ -121,8 +134,9 @@ async function runQueryInSpan(
           batch_size: rerank.batch_size,
           ...(rerank.item ? { item: rerank.item } : {}),
           ...(rerank.tot ? { tot: rerank.tot } : {}),
+          ...(rerank.prefilter ? { prefilter: rerank.prefilter } : {}),
         }),
-      (result) => result.usage,
+      (result) => stepUsage(result.usage),
     );
     const { usage: _usage, rubric: usedRubric, ...rest } = reranked;
     if (!generated && usedRubric) await send("rubric-end", { rubric: usedRubric });

@@ -4,7 +4,7 @@
  * API on loopback, and an object shaped like the `AI` binding.
  */
 import assert from "node:assert/strict";
-import { testApp, withoutErrorLogs } from "./helpers.ts";
+import { readEvents, testApp, withoutErrorLogs } from "./helpers.ts";
 import {
   FAKE_ACCOUNT_ID,
   FAKE_API_TOKEN,
@@ -226,4 +226,39 @@ Deno.test("on Workers the AI binding runs the reranker with the documented input
     model: MODEL,
     inputs: { query: "which passage?", contexts: DOCUMENTS.map((text) => ({ text })) },
   }]);
+});
+
+Deno.test("/v1/query with rerank.prefilter: the cross-encoder cuts the retrieved, the rerank step prices both stages", async () => {
+  const fake = startWorkersAiRestFake();
+  try {
+    const { post } = testApp({ ...restEnv(fake.apiBaseUrl), DEMO_CORPUS: "true" });
+    const response = await post("/v1/query", {
+      query: "How does sift rerank passages?",
+      pipeline: {
+        retrieval: { top_k: 10 },
+        rerank: { strategy: "one-turn", prefilter: { model: MODEL, top_n: 4 } },
+      },
+    });
+    assert.equal(response.status, 200);
+    const events = await readEvents(response);
+    const reranked = events.find((event) => event.event === "rerank-end")!.data as {
+      results: unknown[];
+      discarded: { reason: string }[];
+    };
+    assert.ok(reranked.results.length <= 3);
+    assert.equal(reranked.discarded.filter((entry) => /prefilter/.test(entry.reason)).length, 6);
+    const usage = events.find((event) => event.event === "usage")!.data as {
+      steps: { name: string; cost_usd: number | null }[];
+    };
+    const rerankStep = usage.steps.find((step) => step.name === "rerank")!;
+    assert.ok(
+      rerankStep.cost_usd! > 0,
+      "the cross-encoder's share is priced; the offline LLM's is 0",
+    );
+    const run = fake.requests.filter((request) => request.path.endsWith(`/ai/run/${MODEL}`));
+    assert.equal(run.length, 1);
+    assert.equal((run[0]!.body as { contexts: unknown[] }).contexts.length, 10);
+  } finally {
+    await fake.close();
+  }
 });
