@@ -6,6 +6,7 @@ import { STEP_NAMES, type StepName } from "./steps/names.ts";
 import { corsOriginsSchema } from "./http/cors-origins.ts";
 import { type ModelPrice, modelPricesSchema } from "./cost/prices.ts";
 import { priceTable } from "./cost/cost.ts";
+import type { AiGatewayConfig } from "./llm/gateway.ts";
 
 /** `"true"`/`"false"`/`"1"`/`"0"` as a boolean, with a readable error otherwise. */
 const booleanString = z
@@ -85,6 +86,12 @@ const envSchema = z.object({
   }).optional(),
   CLOUDFLARE_API_TOKEN: z.string().optional(),
   CLOUDFLARE_API_BASE_URL: url.default("https://api.cloudflare.com/client/v4"),
+  AI_GATEWAY_ID: z.string().regex(/^[\w-]{1,64}$/, { error: "must be a gateway id" }).optional(),
+  AI_GATEWAY_TOKEN: z.string().optional(),
+  AI_GATEWAY_CACHE_TTL: z.coerce.number({ error: "must be a number of seconds" }).int()
+    .min(0, { error: "must be at least 0" }).max(2_592_000, { error: "must be at most 30 days" })
+    .optional(),
+  AI_GATEWAY_SKIP_CACHE: booleanString.optional(),
   ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
     `STEP_URL_${StepName}`,
     z.ZodOptional<typeof url>
@@ -215,6 +222,8 @@ export type Config = {
   evalSliceQuestions: number;
   /** USD per million tokens by model: the dated defaults with `MODEL_PRICES` over them. */
   prices: Readonly<Record<string, ModelPrice>>;
+  /** AI Gateway's knobs, sent as `cf-aig-*` headers on provider calls; unset, none are sent. */
+  aiGateway?: AiGatewayConfig;
   /** Workers AI over Cloudflare's REST API (Deno); on Workers the `AI` binding needs none. */
   cloudflare?: { accountId: string; apiToken: string; apiBaseUrl: string };
 };
@@ -336,6 +345,19 @@ export function readConfig(env: Record<string, unknown>): Config {
     evalMaxSteps: e.EVAL_MAX_STEPS,
     evalSliceQuestions: e.EVAL_SLICE_QUESTIONS,
     prices: priceTable(e.MODEL_PRICES),
+    ...(e.AI_GATEWAY_ID || e.AI_GATEWAY_TOKEN || e.AI_GATEWAY_CACHE_TTL !== undefined ||
+        e.AI_GATEWAY_SKIP_CACHE !== undefined
+      ? {
+        aiGateway: {
+          ...(e.AI_GATEWAY_ID ? { id: e.AI_GATEWAY_ID } : {}),
+          ...(e.AI_GATEWAY_TOKEN ? { token: e.AI_GATEWAY_TOKEN } : {}),
+          ...(e.AI_GATEWAY_CACHE_TTL !== undefined
+            ? { cacheTtlSeconds: e.AI_GATEWAY_CACHE_TTL }
+            : {}),
+          ...(e.AI_GATEWAY_SKIP_CACHE !== undefined ? { skipCache: e.AI_GATEWAY_SKIP_CACHE } : {}),
+        },
+      }
+      : {}),
     ...(e.CLOUDFLARE_ACCOUNT_ID && e.CLOUDFLARE_API_TOKEN
       ? {
         cloudflare: {

@@ -32,7 +32,10 @@ export type JobsFromEnv = (env: Record<string, unknown>) => JobBackend | undefin
  * A provider reached through a binding in the environment, as the `openai`
  * SDK's `fetch` (Workers AI's `AI` binding); undefined where there is none.
  */
-export type LlmFetchFromEnv = (env: Record<string, unknown>) => OfflineFetch | undefined;
+export type LlmFetchFromEnv = (
+  env: Record<string, unknown>,
+  config: Config,
+) => OfflineFetch | undefined;
 
 /** Everything a handler may use, built from this request's config. */
 export type Deps = {
@@ -100,7 +103,9 @@ export class Runtime {
 
   /** `env` is only read for bindings (Workers): variables come through `config`. */
   deps(config: Config, env: Record<string, unknown> = {}): Deps {
-    const workersAiFetch = config.llm.provider === "workers-ai" ? this.#llmFetch?.(env) : undefined;
+    const workersAiFetch = config.llm.provider === "workers-ai"
+      ? this.#llmFetch?.(env, config)
+      : undefined;
     const llm = createLlmClient(config, () => this.#offlineFetch(config), { workersAiFetch });
     const judge = { ...llm, model: config.llm.judgeModel };
     const embedder = new OpenAIEmbedder({

@@ -19,7 +19,7 @@ export function crossEncoderFor(
   env: Record<string, unknown>,
   field = "model",
 ): CrossEncoder {
-  const runner = workersAiRunner(config, env);
+  const runner = workersAiRunner(config, env, { step: "rerank" });
   if (!runner) {
     throw new InvalidRequestError(
       `${field}: ${model} runs on Workers AI, which this server has not configured ` +

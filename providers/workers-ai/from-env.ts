@@ -1,6 +1,7 @@
 import type { Config } from "../../shared/config.ts";
 import { bindingRunner } from "./binding.ts";
 import { restRunner } from "./rest.ts";
+import { gatewayBindingOptions, gatewayHeaders } from "../../shared/llm/gateway.ts";
 import { isAiBinding, type WorkersAiRunner } from "./runner.ts";
 
 /**
@@ -11,13 +12,19 @@ import { isAiBinding, type WorkersAiRunner } from "./runner.ts";
 export function workersAiRunner(
   config: Config,
   env: Record<string, unknown>,
-  options: { fetch?: typeof fetch } = {},
+  options: { fetch?: typeof fetch; step?: string } = {},
 ): WorkersAiRunner | undefined {
-  if (isAiBinding(env.AI)) return bindingRunner(env.AI);
+  const gateway = config.aiGateway;
+  const metadata = options.step ? { step: options.step } : {};
+  if (isAiBinding(env.AI)) {
+    const runOptions = gateway ? gatewayBindingOptions(gateway, metadata) : undefined;
+    return bindingRunner(env.AI, () => runOptions);
+  }
   if (!config.cloudflare) return undefined;
   return restRunner({
     ...config.cloudflare,
     timeoutMs: config.llm.timeoutMs,
+    ...(gateway ? { headers: () => gatewayHeaders(gateway, metadata) } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 }

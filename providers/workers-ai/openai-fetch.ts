@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { SiftError } from "../../shared/errors.ts";
 import { isAiBinding, type WorkersAiRunner } from "./runner.ts";
 import { bindingRunner } from "./binding.ts";
+import type { Config } from "../../shared/config.ts";
+import { gatewayBindingOptions } from "../../shared/llm/gateway.ts";
 
 /**
  * The OpenAI protocol over a Workers AI runner, as the `openai` SDK's
@@ -33,9 +35,33 @@ export function openAiFetchOver(runner: WorkersAiRunner) {
   };
 }
 
-/** The `openai` SDK's `fetch` for this env's `AI` binding; undefined without one. */
-export function workersAiBindingFetch(env: Record<string, unknown>) {
-  return isAiBinding(env.AI) ? openAiFetchOver(bindingRunner(env.AI)) : undefined;
+/**
+ * The `openai` SDK's `fetch` for this env's `AI` binding; undefined without
+ * one. With `AI_GATEWAY_ID`, calls go through that gateway, each with the
+ * step the request's `cf-aig-metadata` names.
+ */
+export function workersAiBindingFetch(env: Record<string, unknown>, config: Config) {
+  if (!isAiBinding(env.AI)) return undefined;
+  const ai = env.AI;
+  return (input: string | URL | Request, init?: RequestInit) => {
+    const metadata = metadataOf(new Headers(init?.headers ?? (input as Request).headers));
+    const options = config.aiGateway
+      ? gatewayBindingOptions(config.aiGateway, metadata)
+      : undefined;
+    return openAiFetchOver(bindingRunner(ai, () => options))(input, init);
+  };
+}
+
+/** The step a call names in `cf-aig-metadata` (chat.ts sets it), as the binding takes it. */
+function metadataOf(headers: Headers): Record<string, string> {
+  try {
+    const parsed = z.record(z.string(), z.string()).safeParse(
+      JSON.parse(headers.get("cf-aig-metadata") ?? "{}"),
+    );
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
 }
 
 function errorReply(status: number, message: string): Response {

@@ -29,9 +29,13 @@ function body(llm: LlmContext, request: ChatRequest) {
   };
 }
 
-function requestOptions(request: ChatRequest): OpenAI.RequestOptions {
+function requestOptions(llm: LlmContext, request: ChatRequest): OpenAI.RequestOptions {
   return {
-    headers: { "x-sift-prompt": promptTag(request.prompt) },
+    headers: {
+      "x-sift-prompt": promptTag(request.prompt),
+      // Behind AI Gateway, its logs say which step (by prompt) made each call.
+      ...(llm.gateway ? { "cf-aig-metadata": JSON.stringify({ step: request.prompt.id }) } : {}),
+    },
     ...(request.signal ? { signal: request.signal } : {}),
   };
 }
@@ -63,7 +67,7 @@ export async function completeText(
   try {
     const completion = await inModelCall(
       chatCall(llm),
-      () => llm.client.chat.completions.create(body(llm, request), requestOptions(request)),
+      () => llm.client.chat.completions.create(body(llm, request), requestOptions(llm, request)),
       callResult,
     );
     return {
@@ -122,7 +126,7 @@ export async function completeObject<T>(
             }
             : {}),
         },
-        requestOptions(request),
+        requestOptions(llm, request),
       ), callResult);
     const text = completion.choices[0]?.message.content ?? "";
     const parsed = request.schema.safeParse(extractJsonObject(text));
@@ -149,7 +153,7 @@ export async function* streamText(
   try {
     const stream = await llm.client.chat.completions.create(
       { ...body(llm, request), stream: true, stream_options: { include_usage: true } },
-      requestOptions(request),
+      requestOptions(llm, request),
     );
     for await (const chunk of stream) {
       if (chunk.usage) usage = toUsage(chunk.usage);

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { Config } from "../config.ts";
 import { ConfigError } from "../errors.ts";
+import { type AiGatewayConfig, gatewayHeaders } from "./gateway.ts";
 
 /** What an LLM-calling function needs: a client, the model, and the output mode. */
 export type LlmContext = {
@@ -10,6 +11,8 @@ export type LlmContext = {
   structuredOutputs: boolean;
   /** `gen_ai.provider.name` on this client's spans; `openai` when unset. */
   provider?: string;
+  /** Set when AI Gateway's knobs are: each call then names its step in `cf-aig-metadata`. */
+  gateway?: AiGatewayConfig;
 };
 
 /** The in-process offline model, as the `openai` SDK's `fetch`. */
@@ -40,6 +43,7 @@ export function createLlmClient(
     : new OpenAI({
       // Local OpenAI-compatible servers (vLLM, Ollama, the offline model) need no key.
       apiKey: llm.apiKey ?? "unused",
+      ...(config.aiGateway ? { defaultHeaders: gatewayHeaders(config.aiGateway) } : {}),
       ...(llm.baseURL ? { baseURL: llm.baseURL } : {}),
       maxRetries: 2,
       timeout: llm.timeoutMs,
@@ -48,6 +52,7 @@ export function createLlmClient(
     client,
     model: options.model ?? llm.model,
     structuredOutputs: llm.structuredOutputs,
+    ...(config.aiGateway && llm.provider !== "offline" ? { gateway: config.aiGateway } : {}),
     provider: llm.provider === "offline"
       ? "sift.offline"
       : llm.baseURL
@@ -63,7 +68,11 @@ export function createLlmClient(
  * with the API token.
  */
 function workersAiClient(config: Config, bindingFetch: OfflineFetch | undefined): OpenAI {
-  const common = { maxRetries: 2, timeout: config.llm.timeoutMs };
+  const common = {
+    maxRetries: 2,
+    timeout: config.llm.timeoutMs,
+    ...(config.aiGateway ? { defaultHeaders: gatewayHeaders(config.aiGateway) } : {}),
+  };
   if (bindingFetch) {
     return new OpenAI({
       ...common,
