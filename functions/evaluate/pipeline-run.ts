@@ -9,7 +9,7 @@ import { JUDGED_RETRIEVED, type Passage, type RetrievedPassage, type VariantRun 
 type Retrieved = { results: SearchHit[]; degraded?: boolean };
 type Reranked = { results: { index: number }[]; degraded?: boolean };
 type Answered = { answer: string; citations: unknown[]; answered: boolean };
-type Usage = { steps: StepRecord[]; total_ms: number };
+type Usage = { steps: StepRecord[]; total_ms: number; cost_usd?: number | null };
 type Collected = { retrieved?: Retrieved; reranked?: Reranked; answer?: Answered; usage?: Usage };
 
 function toPassage(hit: SearchHit): Passage {
@@ -73,5 +73,6 @@ export async function runVariantOver(
     output_chars: answer.answer.length,
     chars_per_second: seconds > 0 ? answer.answer.length / seconds : 0,
     degraded: Boolean(retrieved.degraded || reranked?.degraded),
+    cost_usd: usage.cost_usd ?? null,
   };
 }
