@@ -1,5 +1,6 @@
 import { envelopeSchema, toWorkersAiError, unreadableReply, workersAiError } from "./errors.ts";
 import type { WorkersAiRunner } from "./runner.ts";
+import { workersAiUrls } from "../../shared/llm/cloudflare-urls.ts";
 
 export type RestOptions = {
   /** `CLOUDFLARE_API_BASE_URL`: `https://api.cloudflare.com/client/v4` unless a gateway or test says otherwise. */
@@ -17,7 +18,8 @@ const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Workers AI over Cloudflare's REST API:
- * `POST {base}/accounts/{account_id}/ai/run/{model}` with the API token as a
+ * `POST {base}/accounts/{account_id}/ai/run/{model}` (or an AI Gateway's
+ * `{gateway}/workers-ai/{model}`) with the API token as a
  * bearer, the model's inputs as the body, and `{success, result, errors}`
  * back. A failure (`success: false` or a non-2xx status) is sift's
  * `UpstreamError`, retryable when the status says so.
@@ -27,9 +29,7 @@ export function restRunner(options: RestOptions): WorkersAiRunner {
   return {
     via: "rest",
     async run(model, inputs, signal) {
-      const url = `${options.apiBaseUrl}/accounts/${encodeURIComponent(options.accountId)}/ai/run/${
-        model.split("/").map(encodeURIComponent).join("/")
-      }`;
+      const url = workersAiUrls(options).run(model);
       const timeout = AbortSignal.timeout(options.timeoutMs);
       const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
       let response: Response;

@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { Config } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import { type AiGatewayConfig, gatewayHeaders } from "./gateway.ts";
+import { workersAiUrls } from "./cloudflare-urls.ts";
 
 /** What an LLM-calling function needs: a client, the model, and the output mode. */
 export type LlmContext = {
@@ -91,6 +92,6 @@ function workersAiClient(config: Config, bindingFetch: OfflineFetch | undefined)
   return new OpenAI({
     ...common,
     apiKey: cloudflare.apiToken,
-    baseURL: `${cloudflare.apiBaseUrl}/accounts/${cloudflare.accountId}/ai/v1`,
+    baseURL: workersAiUrls(cloudflare).openAiBase,
   });
 }

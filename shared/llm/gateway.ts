@@ -4,7 +4,10 @@
  * reached by pointing the provider's base URL at it; docs/workers-ai.md).
  */
 export type AiGatewayConfig = {
-  /** `AI_GATEWAY_ID`: the gateway the `AI` binding routes through (Workers). */
+  /**
+   * `AI_GATEWAY_ID`: the gateway the `AI` binding routes through (Workers), sent
+   * as `cf-aig-gateway-id` to Cloudflare's API.
+   */
   id?: string;
   /** `AI_GATEWAY_TOKEN`: an authenticated gateway's own token (`cf-aig-authorization`). */
   token?: string;
@@ -29,6 +32,8 @@ export function gatewayHeaders(
   metadata: GatewayMetadata = {},
 ): Record<string, string> {
   return {
+    // Cloudflare's own API routes a call through this gateway (its default gateway otherwise).
+    ...(gateway.id ? { "cf-aig-gateway-id": gateway.id } : {}),
     ...(gateway.token ? { "cf-aig-authorization": `Bearer ${gateway.token}` } : {}),
     ...(gateway.cacheTtlSeconds !== undefined
       ? { "cf-aig-cache-ttl": String(gateway.cacheTtlSeconds) }
