@@ -166,3 +166,29 @@ Deno.test("workers-ai with neither binding nor credentials names what is missing
   );
   assert.equal(readConfig({ LLM_PROVIDER: "workers-ai" }).llm.structuredOutputs, false);
 });
+
+Deno.test("GET /v1/models lists the Workers AI models in use after the presets, when configured", async () => {
+  const listed = async (env: Record<string, unknown>) => {
+    const response = await createSiftApp().request("/v1/models", {}, env);
+    const body = await response.json() as { data: { id: string; owned_by: string }[] };
+    return body.data.filter((model) => model.owned_by === "cloudflare-workers-ai").map((m) => m.id);
+  };
+  assert.deepEqual(await listed({ DEMO_CORPUS: "false" }), []);
+  assert.deepEqual(await listed({ DEMO_CORPUS: "false", AI: fakeAiBinding() }), [
+    "@cf/baai/bge-reranker-base",
+  ]);
+  assert.deepEqual(
+    await listed({
+      DEMO_CORPUS: "false",
+      LLM_PROVIDER: "workers-ai",
+      CLOUDFLARE_ACCOUNT_ID: FAKE_ACCOUNT_ID,
+      CLOUDFLARE_API_TOKEN: FAKE_API_TOKEN,
+    }),
+    [
+      "@cf/meta/llama-3.1-8b-instruct-fp8-fast",
+      "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+      "@cf/baai/bge-base-en-v1.5",
+      "@cf/baai/bge-reranker-base",
+    ],
+  );
+});
