@@ -1,6 +1,7 @@
 import { ALL_IN_ONE_SERVES, createSiftApp } from "./app.ts";
 import { nightlyHandler } from "./functions/evaluate/scheduled-entry.ts";
 import { Runtime } from "./shared/runtime.ts";
+import { workersAiBindingFetch } from "./providers/workers-ai/openai-fetch.ts";
 import { stateFromBindings } from "./shared/workers/state-client.ts";
 import { jobsFromBindings } from "./shared/workers/queue-jobs.ts";
 import { jobQueueHandler } from "./functions/orchestrator/jobs/queue-entry.ts";
@@ -10,6 +11,7 @@ export { SiftState } from "./shared/workers/state-object.ts";
 
 const runtime = new Runtime({
   state: stateFromBindings,
+  llmFetch: workersAiBindingFetch,
   jobs: (env) => jobsFromBindings(env, stateFromBindings(env)?.records),
 });
 const app = createSiftApp({ runtime });

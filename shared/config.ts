@@ -5,6 +5,9 @@ import { parseFaults, parseLatency } from "../providers/offline/knobs.ts";
 import { STEP_NAMES, type StepName } from "./steps/names.ts";
 import { corsOriginsSchema } from "./http/cors-origins.ts";
 import { type ApiKeyEntry, parseApiKeys } from "./tenants/keys.ts";
+import { type ModelPrice, modelPricesSchema } from "./cost/prices.ts";
+import { priceTable } from "./cost/cost.ts";
+import type { AiGatewayConfig } from "./llm/gateway.ts";
 
 /** `"true"`/`"false"`/`"1"`/`"0"` as a boolean, with a readable error otherwise. */
 const booleanString = z
@@ -43,11 +46,14 @@ const envSchema = z.object({
   LLM_BASE_URL: url.optional(),
   LLM_API_KEY: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
-  LLM_MODEL: z.string().default("gpt-4o-mini"),
+  LLM_PROVIDER: z.enum(["offline", "openai-compatible", "workers-ai"], {
+    error: "must be offline, openai-compatible or workers-ai",
+  }).optional(),
+  LLM_MODEL: z.string().optional(),
   JUDGE_MODEL: z.string().optional(),
-  EMBEDDING_MODEL: z.string().default("text-embedding-3-small"),
+  EMBEDDING_MODEL: z.string().optional(),
   EMBEDDING_DIMENSIONS: positiveInt(MAX_EMBEDDING_DIMENSIONS).optional(),
-  LLM_STRUCTURED_OUTPUTS: booleanString.default(true),
+  LLM_STRUCTURED_OUTPUTS: booleanString.optional(),
   LLM_TIMEOUT_MS: positiveInt(600_000).default(60_000),
   UPSTASH_REDIS_REST_URL: url.optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
@@ -84,6 +90,18 @@ const envSchema = z.object({
     .min(0, { error: "must be between 0 and 1" })
     .max(1, { error: "must be between 0 and 1" })
     .default(0.1),
+  MODEL_PRICES: modelPricesSchema.optional(),
+  CLOUDFLARE_ACCOUNT_ID: z.string().regex(/^[0-9a-f]{32}$/i, {
+    error: "must be a Cloudflare account id (32 hex characters)",
+  }).optional(),
+  CLOUDFLARE_API_TOKEN: z.string().optional(),
+  CLOUDFLARE_API_BASE_URL: url.default("https://api.cloudflare.com/client/v4"),
+  AI_GATEWAY_ID: z.string().regex(/^[\w-]{1,64}$/, { error: "must be a gateway id" }).optional(),
+  AI_GATEWAY_TOKEN: z.string().optional(),
+  AI_GATEWAY_CACHE_TTL: z.coerce.number({ error: "must be a number of seconds" }).int()
+    .min(0, { error: "must be at least 0" }).max(2_592_000, { error: "must be at most 30 days" })
+    .optional(),
+  AI_GATEWAY_SKIP_CACHE: booleanString.optional(),
   ...Object.fromEntries(STEP_NAMES.map((name) => [`STEP_URL_${name}`, url.optional()])) as Record<
     `STEP_URL_${StepName}`,
     z.ZodOptional<typeof url>
@@ -129,6 +147,18 @@ const envSchema = z.object({
   } catch (error) {
     ctx.addIssue({ code: "custom", path: ["API_KEYS"], message: (error as Error).message });
   }
+  const known = env.LLM_PROVIDER === "workers-ai"
+    ? WORKERS_AI_EMBEDDING_DIMENSIONS[env.EMBEDDING_MODEL ?? WORKERS_AI_MODELS.embeddings]
+    : undefined;
+  if (known && env.EMBEDDING_DIMENSIONS !== undefined && env.EMBEDDING_DIMENSIONS !== known) {
+    // Workers AI's embedding models have one size each and take no `dimensions`.
+    ctx.addIssue({
+      code: "custom",
+      path: ["EMBEDDING_DIMENSIONS"],
+      message: `must be ${known} for ${env.EMBEDDING_MODEL ?? WORKERS_AI_MODELS.embeddings} ` +
+        "(or unset)",
+    });
+  }
   if (env.CHUNK_OVERLAP >= env.CHUNK_SIZE) {
     ctx.addIssue({
       code: "custom",
@@ -140,6 +170,7 @@ const envSchema = z.object({
     const [urlName, tokenName] of [
       ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
       ["UPSTASH_VECTOR_REST_URL", "UPSTASH_VECTOR_REST_TOKEN"],
+      ["CLOUDFLARE_ACCOUNT_ID", "CLOUDFLARE_API_TOKEN"],
     ] as const
   ) {
     if (Boolean(env[urlName]) !== Boolean(env[tokenName])) {
@@ -155,8 +186,11 @@ const envSchema = z.object({
 export type Config = {
   port: number;
   llm: {
-    /** `offline` when neither a key nor a base URL is set. */
-    provider: "offline" | "openai-compatible";
+    /**
+     * `LLM_PROVIDER`; unset, `offline` when neither a key nor a base URL is set.
+     * `workers-ai`: the `AI` binding on Workers, Cloudflare's REST API elsewhere.
+     */
+    provider: "offline" | "openai-compatible" | "workers-ai";
     baseURL?: string;
     apiKey?: string;
     model: string;
@@ -213,10 +247,40 @@ export type Config = {
    * (`ARCHIVE_MAX_EXPANDED_BYTES`).
    */
   files: { maxBytes: number; maxPdfPages: number; maxExpandedBytes: number };
+  /**
    * Above this share of a variant's judgments left out (unreadable) or of
    * its runs that fell back, the evaluation's verdict names no winner.
    */
   evalMaxDegradedShare: number;
+  /** USD per million tokens by model: the dated defaults with `MODEL_PRICES` over them. */
+  prices: Readonly<Record<string, ModelPrice>>;
+  /** AI Gateway's knobs, sent as `cf-aig-*` headers on provider calls; unset, none are sent. */
+  aiGateway?: AiGatewayConfig;
+  /** Workers AI over Cloudflare's REST API (Deno); on Workers the `AI` binding needs none. */
+  cloudflare?: { accountId: string; apiToken: string; apiBaseUrl: string };
+};
+
+/** The models each provider uses unless `LLM_MODEL`, `JUDGE_MODEL`, `EMBEDDING_MODEL` say otherwise. */
+const OFFLINE_MODELS = {
+  chat: "sift-offline",
+  judge: "sift-offline-judge",
+  embeddings: "sift-hashed-lexical",
+};
+const OPENAI_MODELS = {
+  chat: "gpt-4o-mini",
+  judge: "gpt-4o",
+  embeddings: "text-embedding-3-small",
+};
+/** Workers AI's embedding models and their one size each. */
+export const WORKERS_AI_EMBEDDING_DIMENSIONS: Record<string, number> = {
+  "@cf/baai/bge-small-en-v1.5": 384,
+  "@cf/baai/bge-base-en-v1.5": 768,
+  "@cf/baai/bge-large-en-v1.5": 1024,
+};
+export const WORKERS_AI_MODELS = {
+  chat: "@cf/meta/llama-3.1-8b-instruct-fp8-fast",
+  judge: "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
+  embeddings: "@cf/baai/bge-base-en-v1.5",
 };
 
 /**
@@ -242,22 +306,33 @@ export function readConfig(env: Record<string, unknown>): Config {
   }
   const e = parsed.data;
   const apiKey = e.LLM_API_KEY ?? e.OPENAI_API_KEY;
-  const offline = !apiKey && !e.LLM_BASE_URL;
+  const provider = e.LLM_PROVIDER ?? (!apiKey && !e.LLM_BASE_URL ? "offline" : "openai-compatible");
+  const offline = provider === "offline";
+  const defaults = offline
+    ? OFFLINE_MODELS
+    : provider === "workers-ai"
+    ? WORKERS_AI_MODELS
+    : OPENAI_MODELS;
+  const embeddingModel = offline ? defaults.embeddings : e.EMBEDDING_MODEL ?? defaults.embeddings;
   return {
     port: e.PORT,
     llm: {
-      provider: offline ? "offline" : "openai-compatible",
+      provider,
       ...(e.LLM_BASE_URL ? { baseURL: e.LLM_BASE_URL } : {}),
       ...(apiKey ? { apiKey } : {}),
-      model: offline ? "sift-offline" : e.LLM_MODEL,
+      model: offline ? defaults.chat : e.LLM_MODEL ?? defaults.chat,
       // The judge defaults to another model so no model grades its own answers.
-      judgeModel: e.JUDGE_MODEL ?? (offline ? "sift-offline-judge" : "gpt-4o"),
-      structuredOutputs: e.LLM_STRUCTURED_OUTPUTS,
+      judgeModel: e.JUDGE_MODEL ?? defaults.judge,
+      // Workers AI's models answer the papers' plain-text formats more reliably than json_schema.
+      structuredOutputs: e.LLM_STRUCTURED_OUTPUTS ?? provider !== "workers-ai",
       timeoutMs: e.LLM_TIMEOUT_MS,
     },
     embeddings: {
-      model: offline ? "sift-hashed-lexical" : e.EMBEDDING_MODEL,
-      ...(e.EMBEDDING_DIMENSIONS ? { dimensions: e.EMBEDDING_DIMENSIONS } : {}),
+      model: embeddingModel,
+      // Workers AI's models take no `dimensions`: their size is their own.
+      ...(e.EMBEDDING_DIMENSIONS && provider !== "workers-ai"
+        ? { dimensions: e.EMBEDDING_DIMENSIONS }
+        : {}),
     },
     ...(e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
       ? { redis: { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN } }
@@ -310,5 +385,28 @@ export function readConfig(env: Record<string, unknown>): Config {
       maxExpandedBytes: e.ARCHIVE_MAX_EXPANDED_BYTES,
     },
     evalMaxDegradedShare: e.EVAL_MAX_DEGRADED_SHARE,
+    prices: priceTable(e.MODEL_PRICES),
+    ...(e.AI_GATEWAY_ID || e.AI_GATEWAY_TOKEN || e.AI_GATEWAY_CACHE_TTL !== undefined ||
+        e.AI_GATEWAY_SKIP_CACHE !== undefined
+      ? {
+        aiGateway: {
+          ...(e.AI_GATEWAY_ID ? { id: e.AI_GATEWAY_ID } : {}),
+          ...(e.AI_GATEWAY_TOKEN ? { token: e.AI_GATEWAY_TOKEN } : {}),
+          ...(e.AI_GATEWAY_CACHE_TTL !== undefined
+            ? { cacheTtlSeconds: e.AI_GATEWAY_CACHE_TTL }
+            : {}),
+          ...(e.AI_GATEWAY_SKIP_CACHE !== undefined ? { skipCache: e.AI_GATEWAY_SKIP_CACHE } : {}),
+        },
+      }
+      : {}),
+    ...(e.CLOUDFLARE_ACCOUNT_ID && e.CLOUDFLARE_API_TOKEN
+      ? {
+        cloudflare: {
+          accountId: e.CLOUDFLARE_ACCOUNT_ID,
+          apiToken: e.CLOUDFLARE_API_TOKEN,
+          apiBaseUrl: e.CLOUDFLARE_API_BASE_URL.replace(/\/+$/, ""),
+        },
+      }
+      : {}),
   };
 }

@@ -26,6 +26,8 @@ export type Pipeline = {
     item?: ItemOptions | undefined;
     /** Strategy tot's options (pinned dimensions, unit); its defaults when left out. */
     tot?: TotOptions | undefined;
+    /** A cross-encoder (Workers AI) keeps `top_n` of the retrieved before the LLM reranks. */
+    prefilter?: { model: string; top_n: number } | undefined;
   } | undefined;
   namespace: string;
   filter?: MetadataFilter | undefined;

@@ -28,6 +28,15 @@ export type StateFromEnv = (
  */
 export type JobsFromEnv = (env: Record<string, unknown>) => JobBackend | undefined;
 
+/**
+ * A provider reached through a binding in the environment, as the `openai`
+ * SDK's `fetch` (Workers AI's `AI` binding); undefined where there is none.
+ */
+export type LlmFetchFromEnv = (
+  env: Record<string, unknown>,
+  config: Config,
+) => OfflineFetch | undefined;
+
 /** Everything a handler may use, built from this request's config. */
 export type Deps = {
   config: Config;
@@ -58,6 +67,7 @@ export class Runtime {
   readonly #state: StateFromEnv | undefined;
   readonly #jobs: JobsFromEnv | undefined;
   readonly #onModelCall: (() => void) | undefined;
+  readonly #llmFetch: LlmFetchFromEnv | undefined;
   #memoryJobs: MemoryJobBackend | undefined;
   #localIndex: LocalIndex | undefined;
   #memoryCache: MemoryCache | undefined;
@@ -71,6 +81,7 @@ export class Runtime {
    * state in the environment, preferred over isolate memory (Workers).
    * `onModelCall`: told of every chat completion sent to the model, offline
    * or not (what `deno task eval` counts as a query's LLM calls).
+   * `llmFetch`: `LLM_PROVIDER=workers-ai` through the `AI` binding (Workers).
    */
   constructor(
     options: {
@@ -78,12 +89,14 @@ export class Runtime {
       state?: StateFromEnv;
       jobs?: JobsFromEnv;
       onModelCall?: () => void;
+      llmFetch?: LlmFetchFromEnv;
     } = {},
   ) {
     this.#onModelCall = options.onModelCall;
     this.#log = options.log;
     this.#state = options.state;
     this.#jobs = options.jobs;
+    this.#llmFetch = options.llmFetch;
   }
 
   /** Config for this env; parsed again only when the env object changes. */
@@ -98,16 +111,23 @@ export class Runtime {
   /** `env` is only read for bindings (Workers): variables come through `config`. */
   deps(config: Config, env: Record<string, unknown> = {}): Deps {
     const counted = this.#onModelCall && countingFetch(this.#onModelCall);
+    const workersAiFetch = config.llm.provider === "workers-ai"
+      ? this.#llmFetch?.(env, config)
+      : undefined;
     const llm = createLlmClient(
       config,
       () => counted ? counted(this.#offlineFetch(config)) : this.#offlineFetch(config),
-      counted ? { fetch: counted(globalThis.fetch) } : {},
+      {
+        ...(counted ? { fetch: counted(globalThis.fetch) } : {}),
+        workersAiFetch: counted && workersAiFetch ? counted(workersAiFetch) : workersAiFetch,
+      },
     );
     const judge = { ...llm, model: config.llm.judgeModel };
     const embedder = new OpenAIEmbedder({
       client: llm.client,
       model: config.embeddings.model,
       dimensions: config.embeddings.dimensions,
+      ...(llm.provider ? { provider: llm.provider } : {}),
     });
     const state = config.vector && config.redis ? undefined : this.#state?.(env);
     const index = config.vector ? new UpstashVectorIndex(config.vector) : state?.index ??
@@ -128,7 +148,11 @@ export class Runtime {
       cache: new ResilientCache(store, { inflight: this.#inflight }),
       jobs: this.#jobs?.(env) ?? (this.#memoryJobs ??= new MemoryJobBackend()),
       providers: {
-        llm: offline ? "offline" : `openai-compatible (${hostOf(config.llm.baseURL)})`,
+        llm: offline
+          ? "offline"
+          : config.llm.provider === "workers-ai"
+          ? `workers-ai (${workersAiFetch ? "binding" : "rest"})`
+          : `openai-compatible (${hostOf(config.llm.baseURL)})`,
         embeddings: offline ? "offline" : config.embeddings.model,
         index: index.name === "local" ? "offline" : index.name,
         cache: store.name === "memory" ? "offline" : store.name,

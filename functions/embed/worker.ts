@@ -1,6 +1,9 @@
 import { Runtime } from "../../shared/runtime.ts";
+import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
 import { stateFromBindings } from "../../shared/workers/state-client.ts";
 import { createEmbedServer } from "./server.ts";
 
 /** The embed function deployed alone (`sift-embed`): index and cache in the shared Durable Object. */
-export default createEmbedServer(new Runtime({ state: stateFromBindings }));
+export default createEmbedServer(
+  new Runtime({ state: stateFromBindings, llmFetch: workersAiBindingFetch }),
+);

@@ -98,6 +98,13 @@ export function intervalOver(
  * MRR@5 of the retrieved ones against `target_doc`, and abstentions on
  * unanswerable questions.
  */
+/** Mean USD per run; unknown (null) when any run's cost is, or there are no runs. */
+function meanCost(runs: VariantRun[]): number | null {
+  const costs = runs.map((run) => run.cost_usd);
+  if (costs.length === 0 || costs.some((cost) => typeof cost !== "number")) return null;
+  return mean(costs as number[]);
+}
+
 export function summarizeVariant(name: string, questions: QuestionResult[]): VariantSummary {
   const results = questions.map((question) => ({ question, result: question.variants[name] }));
   const runs = results.flatMap(({ result }) => (result?.run ? [result.run] : []));
@@ -143,6 +150,7 @@ export function summarizeVariant(name: string, questions: QuestionResult[]): Var
       in: sum(runs.map((run) => run.tokens_in)),
       out: sum(runs.map((run) => run.tokens_out)),
     },
+    cost_per_query_usd: meanCost(runs),
     answer_scores: meanAnswerScores(
       results.flatMap(({ result }) => (result?.answer_scores ? [result.answer_scores] : [])),
     ),

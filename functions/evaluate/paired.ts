@@ -46,7 +46,9 @@ export function pairedTests(names: readonly string[], queries: readonly Question
       const pairs = queries.flatMap((query) => {
         const x = score(query.variants[a]);
         const y = score(query.variants[b]);
-        return x === undefined || y === undefined ? [] : [[x, y] as const];
+        return x === undefined || x === null || y === undefined || y === null
+          ? []
+          : [[x, y] as const];
       });
       if (pairs.length === 0) continue;
       const xs = pairs.map(([x]) => x);

@@ -20,7 +20,7 @@ type Reranked = {
   iterations?: { utility: number[] }[];
 };
 type Answered = { answer: string; citations: unknown[]; answered: boolean };
-type Usage = { steps: StepRecord[]; total_ms: number };
+type Usage = { steps: StepRecord[]; total_ms: number; cost_usd?: number | null };
 type Rubric = { degraded?: boolean };
 type Collected = {
   retrieved?: Retrieved;
@@ -110,5 +110,6 @@ export async function runVariantOver(
     degraded: Boolean(retrieved.degraded || reranked?.degraded),
     ...(utility ? { utility_doc_ids: utility } : {}),
     ...(fallbacksOf(collected) ? { fallbacks: fallbacksOf(collected) } : {}),
+    cost_usd: usage.cost_usd ?? null,
   };
 }

@@ -35,6 +35,7 @@ export const evaluationStatusSchema = z.object({
     answer_similarity: intervalSchema.nullable(),
     system_quality: z.number().nullable(),
     speed_chars_per_second: z.number(),
+    cost_per_query_usd: z.number().nullable().optional(),
   })).optional().meta({ description: "Per variant; the HTML report explains each metric" }),
   elo: z.array(z.looseObject({ agent: z.string(), score: z.number() })).optional(),
   first_run: z.boolean().optional(),

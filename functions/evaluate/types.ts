@@ -64,6 +64,8 @@ export type VariantRun = {
    * retrieval order) or the query variations (fusion ran on the query alone).
    */
   fallbacks?: Fallbacks | undefined;
+  /** USD over the pipeline's steps (`usage.cost_usd`); null: a model with no known price. */
+  cost_usd?: number | null;
 };
 
 export type Fallbacks = { rubric?: true; rerank_order?: true; variations?: true };
@@ -131,6 +133,8 @@ export type VariantSummary = {
   speed_chars_per_second: number;
   latency_ms: { total: number; steps: Record<string, number> };
   tokens: { in: number; out: number };
+  /** Mean USD per question; null when any run's cost is unknown (docs/tracing.md). */
+  cost_per_query_usd?: number | null;
   answer_scores: AnswerScores | null;
   /** By paper: hit when a kept passage comes from the question's `target_doc`. */
   hit_at_k: { k: number; value: number; n: number } | null;

@@ -1,4 +1,5 @@
 import { Runtime } from "../../shared/runtime.ts";
+import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
 import { jobsFromBindings } from "../../shared/workers/queue-jobs.ts";
 import { stateFromBindings } from "../../shared/workers/state-client.ts";
 import { nightlyHandler } from "./scheduled-entry.ts";
@@ -6,6 +7,7 @@ import { createEvaluateServer } from "./server.ts";
 
 const runtime = new Runtime({
   state: stateFromBindings,
+  llmFetch: workersAiBindingFetch,
   jobs: (env) => jobsFromBindings(env, stateFromBindings(env)?.records),
 });
 const app = createEvaluateServer(runtime);

@@ -1,3 +1,4 @@
+import { inSpan } from "../../shared/tracing/spans.ts";
 import type { TokenUsage } from "../../shared/llm/chat.ts";
 import { reciprocalRankFusion } from "../../shared/search/rrf.ts";
 import type { SearchHit } from "../../shared/vector/port.ts";
@@ -66,7 +67,13 @@ export async function retrieveAndFuse(
   ];
   const depth = fusionDepth(input.top_k);
   const outcomes = await Promise.all(
-    queries.map((query) => search(deps, { ...input, query: query.text, top_k: depth }, signal)),
+    queries.map((query, position) =>
+      inSpan(
+        `sift.retrieval ${query.origin}`,
+        { "sift.query.origin": query.origin, "sift.query.position": position },
+        () => search(deps, { ...input, query: query.text, top_k: depth }, signal),
+      )
+    ),
   );
   const rankings = outcomes.map((outcome) => outcome.hits);
   const hits = new Map(rankings.flat().map((hit) => [hit.id, hit]));

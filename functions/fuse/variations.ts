@@ -1,3 +1,4 @@
+import { trace } from "@opentelemetry/api";
 import { z } from "zod";
 import { queryVariationsPrompt } from "../../prompts/query-variations.ts";
 import type { ResilientCache } from "../../shared/cache/resilient.ts";
@@ -55,6 +56,7 @@ export async function generateQueryVariations(
     promptTag(queryVariationsPrompt)
   }:${deps.llm.model}:${mode}:${count}:${await sha256Hex(normalized)}`;
   const cached = await deps.cache.get<string[]>(key);
+  trace.getActiveSpan()?.setAttribute("sift.cache.hit", Boolean(cached));
   if (cached) return { queries: cached, degraded: false, usage: { tokens_in: 0, tokens_out: 0 } };
 
   const request = {

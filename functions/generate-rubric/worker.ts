@@ -1,6 +1,9 @@
 import { Runtime } from "../../shared/runtime.ts";
+import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
 import { stateFromBindings } from "../../shared/workers/state-client.ts";
 import { createGenerateRubricServer } from "./server.ts";
 
 /** The generate-rubric function deployed alone (`sift-generate-rubric`): index and cache in the shared Durable Object. */
-export default createGenerateRubricServer(new Runtime({ state: stateFromBindings }));
+export default createGenerateRubricServer(
+  new Runtime({ state: stateFromBindings, llmFetch: workersAiBindingFetch }),
+);

@@ -1,6 +1,9 @@
 import { Runtime } from "../../shared/runtime.ts";
+import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
 import { stateFromBindings } from "../../shared/workers/state-client.ts";
 import { createJudgeServer } from "./server.ts";
 
 /** The judge function deployed alone (`sift-judge`): index and cache in the shared Durable Object. */
-export default createJudgeServer(new Runtime({ state: stateFromBindings }));
+export default createJudgeServer(
+  new Runtime({ state: stateFromBindings, llmFetch: workersAiBindingFetch }),
+);

@@ -18,6 +18,7 @@ import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/type
 import { itemOptionsSchema } from "../../shared/rerank/item-options.ts";
 import { totOptionsSchema } from "../../shared/rerank/tot/options.ts";
 import { runQuery } from "./query.ts";
+import { CROSS_ENCODER_MODELS } from "../../shared/rerank/cross-encoder.ts";
 import { describe, events } from "../../shared/http/openapi.ts";
 import { QUERY_EVENTS } from "./events.ts";
 
@@ -55,6 +56,13 @@ export const pipelineSchema = z.strictObject({
     item: itemOptionsSchema.optional(),
     /** Strategy tot's options (ToT-RAG): pinned dimensions per level, passage or sentence unit. */
     tot: totOptionsSchema.optional(),
+    /** A cross-encoder first stage (Workers AI) keeps `top_n` of the retrieved before the LLM. */
+    prefilter: z.strictObject({
+      model: z.enum(CROSS_ENCODER_MODELS, {
+        error: `must be one of ${CROSS_ENCODER_MODELS.join(", ")}`,
+      }),
+      top_n: z.number().int().min(1).max(LIMITS.topK),
+    }).optional(),
   }).refine((rerank) => rerank.weights !== "rubric" || rerank.strategy.startsWith("two-turn"), {
     path: ["weights"],
     error: '"rubric" takes a generated rubric\'s weights: only the two-turn strategies have one',

@@ -50,8 +50,12 @@ export const QUERY_EVENTS = {
       tokens_in: z.number().int(),
       tokens_out: z.number().int(),
       via: z.enum(["in-process", "binding", "http"]),
+      cost_usd: z.number().nullable().meta({
+        description: "USD at the price table's rates (docs/tracing.md); null: no known price",
+      }),
     })),
     total_ms: z.number(),
+    cost_usd: z.number().nullable().meta({ description: "The steps' sum; null if any is unknown" }),
   }),
   error: streamErrorSchema,
   done: doneSchema,

@@ -1,3 +1,6 @@
+import type { Span } from "@opentelemetry/api";
+import { inSpan } from "../../shared/tracing/spans.ts";
+import { pricedSteps } from "../../shared/cost/steps.ts";
 import type { SendEvent } from "../../shared/http/sse.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import type { Pipeline } from "../../shared/pipeline.ts";
@@ -30,6 +33,16 @@ function toInlineDocument(hit: SearchHit) {
   return { id: hit.id, text: hit.text, metadata: hit.metadata };
 }
 
+/** A step's tokens, with the cost it priced itself (a cross-encoder's) when it did. */
+function stepUsage(usage: { tokens_in: number; tokens_out: number; cost_usd?: unknown }) {
+  const cost = usage.cost_usd;
+  return {
+    tokens_in: usage.tokens_in,
+    tokens_out: usage.tokens_out,
+    ...(typeof cost === "number" || cost === null ? { cost_usd: cost } : {}),
+  };
+}
+
 /** Keeps the error of a step that is awaited later from surfacing as unhandled. */
 function started<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => {});
@@ -45,16 +58,37 @@ function started<T>(promise: Promise<T>): Promise<T> {
  * generated while retrieval runs. `context.signal` aborts every step when the
  * client leaves.
  */
-export async function runQuery(
+export function runQuery(
   context: StepContext,
-  input: {
-    query: string;
-    pipeline: Pipeline;
-    /** Sees the passages the answer is given, in `[n]` order (the chat route's `sources`). */
-    onAnswerDocuments?: (documents: readonly SearchHit[]) => void;
-  },
+  input: QueryInput,
   send: SendEvent,
   clock: StepClock = new StepClock(),
+): Promise<void> {
+  const { pipeline } = input;
+  return inSpan("sift.query", {
+    "sift.strategy": pipeline.rerank?.strategy ?? "none",
+    "sift.namespace": pipeline.namespace,
+    "sift.retrieval.mode": pipeline.retrieval.mode,
+    "sift.retrieval.fusion": pipeline.retrieval.fusion,
+    ...(pipeline.rerank?.prefilter
+      ? { "sift.prefilter.model": pipeline.rerank.prefilter.model }
+      : {}),
+  }, (span) => runQueryInSpan(context, input, send, clock, span));
+}
+
+type QueryInput = {
+  query: string;
+  pipeline: Pipeline;
+  /** Sees the passages the answer is given, in `[n]` order (the chat route's `sources`). */
+  onAnswerDocuments?: (documents: readonly SearchHit[]) => void;
+};
+
+async function runQueryInSpan(
+  context: StepContext,
+  input: QueryInput,
+  send: SendEvent,
+  clock: StepClock,
+  span: Span,
 ): Promise<void> {
   const { rerank, sequential, retrieval } = input.pipeline;
   const twoTurn = rerank?.strategy === "two-turn" || rerank?.strategy === "two-turn-relevance";
@@ -100,12 +134,14 @@ export async function runQuery(
           batch_size: rerank.batch_size,
           ...(rerank.item ? { item: rerank.item } : {}),
           ...(rerank.tot ? { tot: rerank.tot } : {}),
+          ...(rerank.prefilter ? { prefilter: rerank.prefilter } : {}),
         }),
-      (result) => result.usage,
+      (result) => stepUsage(result.usage),
     );
     const { usage: _usage, rubric: usedRubric, ...rest } = reranked;
     if (!generated && usedRubric) await send("rubric-end", { rubric: usedRubric });
     const warnings = [...(generated?.repairs ?? []), ...(rest.warnings ?? [])];
+    span.setAttribute("sift.degraded", rest.degraded || Boolean(generated?.degraded));
     await send("rerank-end", {
       ...rest,
       results: rest.results.map((result) => ({
@@ -139,7 +175,12 @@ export async function runQuery(
   for (; !next.done; next = await stream.next()) await send("answer-delta", { text: next.value });
   clock.record("answer", answer.via, answerStarted, next.value.usage);
   await send("answer-end", next.value.answer);
-  await send("usage", { steps: clock.steps, total_ms: clock.elapsed() });
+  const priced = pricedSteps(clock.steps, context.config);
+  await send("usage", {
+    steps: priced.steps,
+    total_ms: clock.elapsed(),
+    cost_usd: priced.cost_usd,
+  });
 }
 
 /**

@@ -162,6 +162,7 @@ export type RerankBody = {
   batch_size: number;
   item?: ItemOptions | undefined;
   tot?: TotOptions | undefined;
+  prefilter?: { model: string; top_n: number } | undefined;
 };
 
 export type Reranked = z.infer<typeof rerankReplySchema>;

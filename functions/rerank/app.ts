@@ -9,13 +9,28 @@ import { MAX_WEIGHT, rubricSchema } from "../../shared/rerank/rubric.ts";
 import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
 import { inlineDocumentSchema, querySchema, withoutReservedKeys } from "../../shared/schemas.ts";
 import { rerank } from "./rerank.ts";
-import { COHERE_MODELS, cohereResults, cohereSchema, rankedTexts, strategyOf } from "./cohere.ts";
+import {
+  COHERE_MODELS,
+  cohereReply,
+  cohereResults,
+  cohereSchema,
+  documentOf,
+  rankedTexts,
+  strategyOf,
+} from "./cohere.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { cohereRerankResponseSchema, rerankResponseSchema } from "./responses.ts";
 import { itemOptionsSchema } from "../../shared/rerank/item-options.ts";
 import { checkItemRequest } from "./item/validate.ts";
 import { totOptionsSchema } from "../../shared/rerank/tot/options.ts";
 import { checkTotRequest } from "./tot/validate.ts";
+import { crossEncoderFor, rerankWithCrossEncoder } from "./cross-encoder.ts";
+import { rerankWithPrefilter } from "./prefilter.ts";
+import { CROSS_ENCODER_MODELS, isCrossEncoderModel } from "../../shared/rerank/cross-encoder.ts";
+
+const crossEncoderModelSchema = z.enum(CROSS_ENCODER_MODELS, {
+  error: `must be one of ${CROSS_ENCODER_MODELS.join(", ")}`,
+});
 
 const weightSchema = z.number().min(0).max(MAX_WEIGHT, { error: `must be in [0, ${MAX_WEIGHT}]` });
 
@@ -30,7 +45,18 @@ const rerankSchema = z.strictObject({
     }),
   strategy: z.enum(RERANK_STRATEGIES as [RerankStrategy, ...RerankStrategy[]], {
     error: `must be one of ${RERANK_STRATEGIES.join(", ")}`,
-  }).default("one-turn"),
+  }).optional().meta({ description: "Default `one-turn`; not with `model`" }),
+  model: crossEncoderModelSchema.optional().meta({
+    description: "A cross-encoder ranks alone instead of a strategy " +
+      "(`@cf/baai/bge-reranker-base`, Workers AI): scores in [0, 1], `scores` null",
+  }),
+  prefilter: z.strictObject({
+    model: crossEncoderModelSchema,
+    top_n: z.number().int().min(1, { error: "must be at least 1" }).max(LIMITS.rerankDocuments),
+  }).optional().meta({
+    description: "A first stage: the cross-encoder keeps the `top_n` best documents and the " +
+      "strategy reranks only those; the others are `discarded` with the reason",
+  }),
   top_n: z.number().int().min(1, { error: "must be at least 1" }).optional(),
   rubric: rubricSchema.optional(),
   weights: withoutReservedKeys(
@@ -90,7 +116,32 @@ export function mountRerank(app: Hono<AppEnv>): void {
       errors: [502],
     }),
     async (c) => {
-      const body = await readJson(c, rerankSchema, { maxBytes: LIMITS.ingestBodyBytes });
+      const { model, prefilter, ...parsed } = await readJson(c, rerankSchema, {
+        maxBytes: LIMITS.ingestBodyBytes,
+      });
+      if (model && (parsed.strategy || prefilter)) {
+        throw new InvalidRequestError(
+          `${
+            parsed.strategy ? "strategy" : "prefilter"
+          }: not with model (the cross-encoder ranks alone)`,
+        );
+      }
+      const body = { ...parsed, strategy: parsed.strategy ?? "one-turn" };
+      if (model) {
+        const encoder = crossEncoderFor(model, c.var.config, c.env ?? {});
+        return c.json(
+          await rerankWithCrossEncoder(
+            encoder,
+            {
+              query: body.query,
+              documents: toDocuments(body.documents),
+              top_n: body.top_n,
+            },
+            c.var.config,
+            c.req.raw.signal,
+          ),
+        );
+      }
       if (body.rubric && !body.strategy.startsWith("two-turn")) {
         throw new InvalidRequestError("rubric: only the two-turn strategies take a rubric");
       }
@@ -101,17 +152,23 @@ export function mountRerank(app: Hono<AppEnv>): void {
           'weights: "rubric" takes a generated rubric\'s weights: only the two-turn strategies have one',
         );
       }
-      return c.json(
-        await rerank(
-          c.var.deps,
-          {
-            ...body,
-            documents: toDocuments(body.documents),
-            trusted_sources: c.var.config.sourceTrust,
-          },
-          c.req.raw.signal,
-        ),
-      );
+      const request = {
+        ...body,
+        documents: toDocuments(body.documents),
+        trusted_sources: c.var.config.sourceTrust,
+      };
+      if (prefilter) {
+        const encoder = crossEncoderFor(
+          prefilter.model,
+          c.var.config,
+          c.env ?? {},
+          "prefilter.model",
+        );
+        return c.json(
+          await rerankWithPrefilter(c.var.deps, request, prefilter, encoder, c.req.raw.signal),
+        );
+      }
+      return c.json(await rerank(c.var.deps, request, c.req.raw.signal));
     },
   );
 
@@ -134,6 +191,26 @@ export function mountRerank(app: Hono<AppEnv>): void {
     }),
     async (c) => {
       const body = await readJson(c, cohereSchema, { maxBytes: LIMITS.ingestBodyBytes });
+      if (isCrossEncoderModel(body.model)) {
+        const encoder = crossEncoderFor(body.model, c.var.config, c.env ?? {});
+        const texts = rankedTexts(body);
+        const ranked = await rerankWithCrossEncoder(
+          encoder,
+          {
+            query: body.query,
+            documents: texts.map((text) => ({ text })),
+            top_n: body.top_n,
+          },
+          c.var.config,
+          c.req.raw.signal,
+        );
+        const results = ranked.results.map((result) => ({
+          index: result.index,
+          relevance_score: result.relevance_score ?? 0,
+          ...(body.return_documents ? { document: documentOf(body, result.index) } : {}),
+        }));
+        return c.json(cohereReply(results, []));
+      }
       const strategy = strategyOf(body.model);
       const texts = rankedTexts(body);
       checkItemRequest({ strategy, documents: texts });
@@ -149,20 +226,10 @@ export function mountRerank(app: Hono<AppEnv>): void {
         trusted_sources: c.var.config.sourceTrust,
       }, c.req.raw.signal);
       const { results, discarded } = cohereResults(reranked, strategy, body);
-      return c.json({
-        id: crypto.randomUUID(),
-        results,
-        meta: {
-          api_version: { version: "2" },
-          billed_units: { search_units: 1 },
-          ...(reranked.warnings || reranked.degraded
-            ? {
-              warnings: [...(reranked.degraded ? ["degraded"] : []), ...(reranked.warnings ?? [])],
-            }
-            : {}),
-        },
-        discarded,
-      });
+      const warnings = reranked.warnings || reranked.degraded
+        ? [...(reranked.degraded ? ["degraded"] : []), ...(reranked.warnings ?? [])]
+        : undefined;
+      return c.json(cohereReply(results, discarded, warnings));
     },
   );
 }

@@ -5,6 +5,7 @@ import { maxFinalScore } from "../../shared/rerank/rubric.ts";
 import type { RerankStrategy } from "../../shared/rerank/types.ts";
 import { tokenize } from "../../shared/text/tokenize.ts";
 import { querySchema } from "../../shared/schemas.ts";
+import { CROSS_ENCODER_MODELS } from "../../shared/rerank/cross-encoder.ts";
 import type { RerankResponse } from "./rerank.ts";
 
 /** Cohere's v2 model names, each a sift strategy. */
@@ -16,6 +17,9 @@ export const COHERE_MODELS: Record<string, RerankStrategy> = {
   "sift-item": "item",
   "sift-tot": "tot",
 };
+
+/** Every `model` `/v2/rerank` takes: sift's strategies, then the cross-encoders. */
+const RERANK_MODEL_NAMES: string[] = [...Object.keys(COHERE_MODELS), ...CROSS_ENCODER_MODELS];
 
 /** One document's text; a longer one would hold every prompt (and the event loop) up. */
 const cohereDocumentText = z.string({ error: "must be a string" })
@@ -29,12 +33,14 @@ const cohereDocumentText = z.string({ error: "must be a string" })
  * (`priority` accepted and ignored), and `discarded`, sift's own.
  */
 export const cohereSchema = z.strictObject({
-  model: z.enum(Object.keys(COHERE_MODELS) as [string, ...string[]], {
+  model: z.enum(RERANK_MODEL_NAMES as [string, ...string[]], {
     error: (issue) =>
       `unknown model ${JSON.stringify(issue.input)}; valid models: ${
-        Object.keys(COHERE_MODELS).join(", ")
+        RERANK_MODEL_NAMES.join(", ")
       }`,
-  }).meta({ description: "The strategy" }),
+  }).meta({
+    description: "The strategy, or a cross-encoder (`@cf/baai/bge-reranker-base`, Workers AI)",
+  }),
   query: querySchema,
   documents: z.array(
     z.union([cohereDocumentText, z.record(z.string(), cohereDocumentText)], {
@@ -165,7 +171,26 @@ export function cohereResults(
   };
 }
 
-function documentOf(body: CohereRequest, index: number) {
+/** Cohere's v2 reply around the results: an id, `meta`, and sift's `discarded`. */
+export function cohereReply(
+  results: CohereResult[],
+  discarded: { index: number; reason: string }[],
+  warnings?: string[],
+) {
+  return {
+    id: crypto.randomUUID(),
+    results,
+    meta: {
+      api_version: { version: "2" },
+      billed_units: { search_units: 1 },
+      ...(warnings ? { warnings } : {}),
+    },
+    discarded,
+  };
+}
+
+/** A result's `document` as Cohere returns it: `{text}` for a string. */
+export function documentOf(body: CohereRequest, index: number) {
   const document = body.documents[index]!;
   return typeof document === "string" ? { text: document } : document;
 }

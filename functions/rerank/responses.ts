@@ -17,7 +17,14 @@ export const rerankResponseSchema = z.object({
     tokens_out: z.number().int(),
     llm_calls: z.number().int(),
     cached: z.boolean(),
+    cost_usd: z.number().nullable().optional().meta({
+      description: "With `model` or `prefilter`: USD over both models at the price table's " +
+        "rates (null: no known price); otherwise the orchestrator prices the tokens",
+    }),
   }),
+  model: z.string().optional().meta({ description: "With `model`: the cross-encoder that ranked" }),
+  prefilter: z.object({ model: z.string(), kept: z.number().int(), of: z.number().int() })
+    .optional().meta({ description: "With `prefilter`: how many documents its first stage kept" }),
   degraded: z.boolean().meta({
     description: "True when a batch kept retrieval order because its scoring failed",
   }),

@@ -1,6 +1,9 @@
 import { Runtime } from "../../shared/runtime.ts";
+import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
 import { stateFromBindings } from "../../shared/workers/state-client.ts";
 import { createRerankServer } from "./server.ts";
 
 /** The rerank function deployed alone (`sift-rerank`): index and cache in the shared Durable Object. */
-export default createRerankServer(new Runtime({ state: stateFromBindings }));
+export default createRerankServer(
+  new Runtime({ state: stateFromBindings, llmFetch: workersAiBindingFetch }),
+);

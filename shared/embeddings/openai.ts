@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import { toLlmError } from "../llm/errors.ts";
 import type { Embedder } from "./port.ts";
+import { inModelCall } from "../tracing/gen-ai.ts";
 import {
   embeddingsReplySchema,
   isMalformedReply,
@@ -22,9 +23,13 @@ export class OpenAIEmbedder implements Embedder {
   readonly model: string;
   readonly #client: OpenAI;
   readonly dimensions: number | undefined;
+  readonly #provider: string;
 
-  constructor(options: { client: OpenAI; model: string; dimensions?: number | undefined }) {
+  constructor(
+    options: { client: OpenAI; model: string; dimensions?: number | undefined; provider?: string },
+  ) {
     this.#client = options.client;
+    this.#provider = options.provider ?? "openai";
     this.model = options.model;
     this.dimensions = options.dimensions;
   }
@@ -78,13 +83,18 @@ export class OpenAIEmbedder implements Embedder {
     dimensions: number | undefined,
     signal: AbortSignal | undefined,
   ): Promise<number[][]> {
-    const response = await this.#client.embeddings.create(
-      {
-        model: this.model,
-        input,
-        ...(dimensions ? { dimensions } : {}),
-      },
-      signal ? { signal } : {},
+    const response = await inModelCall(
+      { operation: "embeddings", provider: this.#provider, model: this.model },
+      () =>
+        this.#client.embeddings.create(
+          { model: this.model, input, ...(dimensions ? { dimensions } : {}) },
+          signal ? { signal } : {},
+        ),
+      (reply) => ({
+        tokensIn: reply?.usage?.prompt_tokens ?? 0,
+        tokensOut: 0,
+        responseModel: reply?.model,
+      }),
     );
     const reply = embeddingsReplySchema.safeParse(response);
     if (!reply.success) throw new MalformedReplyError("the embeddings reply has no usable data");

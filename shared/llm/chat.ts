@@ -4,6 +4,7 @@ import type { LlmContext } from "./client.ts";
 import { toLlmError } from "./errors.ts";
 import { extractJsonObject } from "./json.ts";
 import { promptTag, type PromptTemplate } from "./prompt.ts";
+import { inModelCall, type ModelCall, startModelCall } from "../tracing/gen-ai.ts";
 
 export type TokenUsage = { tokens_in: number; tokens_out: number };
 
@@ -31,10 +32,29 @@ function body(llm: LlmContext, request: ChatRequest) {
   };
 }
 
-function requestOptions(request: ChatRequest): OpenAI.RequestOptions {
+function requestOptions(llm: LlmContext, request: ChatRequest): OpenAI.RequestOptions {
   return {
-    headers: { "x-sift-prompt": promptTag(request.prompt) },
+    headers: {
+      "x-sift-prompt": promptTag(request.prompt),
+      // Behind AI Gateway, its logs say which step (by prompt) made each call.
+      ...(llm.gateway ? { "cf-aig-metadata": JSON.stringify({ step: request.prompt.id }) } : {}),
+    },
     ...(request.signal ? { signal: request.signal } : {}),
+  };
+}
+
+/** This client's chat calls as the GenAI span conventions name them. */
+function chatCall(llm: LlmContext): ModelCall {
+  return { operation: "chat", provider: llm.provider ?? "openai", model: llm.model };
+}
+
+/** A completion's tokens and answering model, for its span. */
+function callResult(completion: OpenAI.ChatCompletion) {
+  const usage = toUsage(completion.usage);
+  return {
+    tokensIn: usage.tokens_in,
+    tokensOut: usage.tokens_out,
+    responseModel: completion.model,
   };
 }
 
@@ -48,9 +68,10 @@ export async function completeText(
   request: ChatRequest,
 ): Promise<{ text: string; usage: TokenUsage }> {
   try {
-    const completion = await llm.client.chat.completions.create(
-      body(llm, request),
-      requestOptions(request),
+    const completion = await inModelCall(
+      chatCall(llm),
+      () => llm.client.chat.completions.create(body(llm, request), requestOptions(llm, request)),
+      callResult,
     );
     return {
       text: completion.choices[0]?.message.content ?? "",
@@ -91,24 +112,25 @@ export async function completeObject<T>(
   },
 ): Promise<{ object: T | undefined; text: string; usage: TokenUsage }> {
   try {
-    const completion = await llm.client.chat.completions.create(
-      {
-        ...body(llm, request),
-        ...(llm.structuredOutputs
-          ? {
-            response_format: {
-              type: "json_schema" as const,
-              json_schema: {
-                name: request.schemaName,
-                strict: true,
-                schema: jsonSchemaFor(request.responseSchema ?? request.schema),
+    const completion = await inModelCall(chatCall(llm), () =>
+      llm.client.chat.completions.create(
+        {
+          ...body(llm, request),
+          ...(llm.structuredOutputs
+            ? {
+              response_format: {
+                type: "json_schema" as const,
+                json_schema: {
+                  name: request.schemaName,
+                  strict: true,
+                  schema: jsonSchemaFor(request.responseSchema ?? request.schema),
+                },
               },
-            },
-          }
-          : {}),
-      },
-      requestOptions(request),
-    );
+            }
+            : {}),
+        },
+        requestOptions(llm, request),
+      ), callResult);
     const text = completion.choices[0]?.message.content ?? "";
     const parsed = request.schema.safeParse(extractJsonObject(text));
     return {
@@ -129,18 +151,25 @@ export async function* streamText(
   request: ChatRequest,
 ): AsyncGenerator<StreamPart> {
   let usage: TokenUsage = { tokens_in: 0, tokens_out: 0 };
+  let responseModel: string | undefined;
+  const span = startModelCall(chatCall(llm));
   try {
     const stream = await llm.client.chat.completions.create(
       { ...body(llm, request), stream: true, stream_options: { include_usage: true } },
-      requestOptions(request),
+      requestOptions(llm, request),
     );
     for await (const chunk of stream) {
       if (chunk.usage) usage = toUsage(chunk.usage);
+      responseModel ??= chunk.model;
       const text = chunk.choices[0]?.delta?.content;
       if (text) yield { type: "delta", text };
     }
   } catch (error) {
+    span.fail(error);
     throw toLlmError(error);
+  } finally {
+    // Ends the span however the stream stops: finished, failed, or its reader left early.
+    span.end({ tokensIn: usage.tokens_in, tokensOut: usage.tokens_out, responseModel });
   }
   yield { type: "usage", usage };
 }

@@ -1,5 +1,8 @@
 import OpenAI from "openai";
 import type { Config } from "../config.ts";
+import { ConfigError } from "../errors.ts";
+import { type AiGatewayConfig, gatewayHeaders } from "./gateway.ts";
+import { workersAiUrls } from "./cloudflare-urls.ts";
 
 /** What an LLM-calling function needs: a client, the model, and the output mode. */
 export type LlmContext = {
@@ -7,6 +10,10 @@ export type LlmContext = {
   model: string;
   /** false: ask for the papers' plain-text formats instead of json_schema. */
   structuredOutputs: boolean;
+  /** `gen_ai.provider.name` on this client's spans; `openai` when unset. */
+  provider?: string;
+  /** Set when AI Gateway's knobs are: each call then names its step in `cf-aig-metadata`. */
+  gateway?: AiGatewayConfig;
 };
 
 /** The in-process offline model, as the `openai` SDK's `fetch`. */
@@ -21,7 +28,7 @@ export type OfflineFetch = (input: string | URL | Request, init?: RequestInit) =
 export function createLlmClient(
   config: Config,
   offlineFetch: () => OfflineFetch,
-  options: { model?: string; fetch?: OfflineFetch } = {},
+  options: { model?: string; fetch?: OfflineFetch; workersAiFetch?: OfflineFetch | undefined } = {},
 ): LlmContext {
   const llm = config.llm;
   const client = llm.provider === "offline"
@@ -32,9 +39,12 @@ export function createLlmClient(
       maxRetries: 2,
       timeout: llm.timeoutMs,
     })
+    : llm.provider === "workers-ai"
+    ? workersAiClient(config, options.workersAiFetch)
     : new OpenAI({
       // Local OpenAI-compatible servers (vLLM, Ollama, the offline model) need no key.
       apiKey: llm.apiKey ?? "unused",
+      ...(config.aiGateway ? { defaultHeaders: gatewayHeaders(config.aiGateway) } : {}),
       ...(llm.baseURL ? { baseURL: llm.baseURL } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       maxRetries: 2,
@@ -44,5 +54,45 @@ export function createLlmClient(
     client,
     model: options.model ?? llm.model,
     structuredOutputs: llm.structuredOutputs,
+    ...(config.aiGateway && llm.provider !== "offline" ? { gateway: config.aiGateway } : {}),
+    provider: llm.provider === "offline"
+      ? "sift.offline"
+      : llm.baseURL
+      ? "openai_compatible"
+      : "openai",
   };
+}
+
+/**
+ * Workers AI through the same SDK: on Workers the `AI` binding behind a
+ * `fetch` that speaks the OpenAI protocol (no key); elsewhere Cloudflare's
+ * OpenAI-compatible REST endpoint, `{CLOUDFLARE_API_BASE_URL}/accounts/{id}/ai/v1`,
+ * with the API token.
+ */
+function workersAiClient(config: Config, bindingFetch: OfflineFetch | undefined): OpenAI {
+  const common = {
+    maxRetries: 2,
+    timeout: config.llm.timeoutMs,
+    ...(config.aiGateway ? { defaultHeaders: gatewayHeaders(config.aiGateway) } : {}),
+  };
+  if (bindingFetch) {
+    return new OpenAI({
+      ...common,
+      apiKey: "binding",
+      baseURL: "http://workers-ai.binding/v1",
+      fetch: bindingFetch,
+    });
+  }
+  const cloudflare = config.cloudflare;
+  if (!cloudflare) {
+    throw new ConfigError(
+      "LLM_PROVIDER=workers-ai needs the AI binding (Workers) or CLOUDFLARE_ACCOUNT_ID and " +
+        "CLOUDFLARE_API_TOKEN",
+    );
+  }
+  return new OpenAI({
+    ...common,
+    apiKey: cloudflare.apiToken,
+    baseURL: workersAiUrls(cloudflare).openAiBase,
+  });
 }

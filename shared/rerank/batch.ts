@@ -5,6 +5,7 @@ import { promptTag } from "../llm/prompt.ts";
 import { rerankPrompt } from "../../prompts/rerank.ts";
 import { rerankRelevancePrompt } from "../../prompts/rerank-relevance.ts";
 import { mapSettled } from "../concurrency.ts";
+import { inSpan } from "../tracing/spans.ts";
 import { readJudgments } from "./parse.ts";
 import { renderRelevanceSystem, renderRerankSystem, renderRerankUser } from "./render.ts";
 import type { Rubric } from "./rubric.ts";
@@ -113,7 +114,12 @@ export async function rerankInBatches(
   const settled = await mapSettled(
     batches,
     input.concurrency,
-    (indices) => judgeBatch(llm, input, indices.map(shown), signal),
+    (indices, batchNumber) =>
+      inSpan("sift.rerank.batch", {
+        "sift.rerank.batch": batchNumber,
+        "sift.rerank.batch_size": indices.length,
+        "sift.rerank.prompt": input.prompt,
+      }, () => judgeBatch(llm, input, indices.map(shown), signal)),
   );
   const scored: { index: number; judgment: Judgment }[] = [];
   const unscored: Discarded[] = [];

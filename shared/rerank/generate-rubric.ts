@@ -1,3 +1,4 @@
+import { trace } from "@opentelemetry/api";
 import { z } from "zod";
 import { oneTurnRubric } from "../../prompts/rerank-one-turn.ts";
 import { rubricPrompt, rubricRelevancePrompt } from "../../prompts/rubric.ts";
@@ -82,6 +83,7 @@ export async function generateRubric(
     normalizeQuery(query),
   )}`;
   const cached = await deps.cache.get<{ rubric: Rubric; repairs: string[] }>(key);
+  trace.getActiveSpan()?.setAttribute("sift.cache.hit", Boolean(cached));
   if (cached) {
     const rubric = weigh(cached.rubric);
     return {

@@ -3,6 +3,9 @@ import { SiftError } from "../errors.ts";
 import { readServerSentEvents, type ServerSentEvent } from "../http/event-reader.ts";
 import { CACHE_SCOPE_HEADER } from "../cache/scope.ts";
 import type { StepContext, StepTransport } from "./transport.ts";
+import { context as otelContext, trace } from "@opentelemetry/api";
+import { failSpan, inSpan, tracer } from "../tracing/spans.ts";
+import { activeTraceparent } from "../tracing/traceparent.ts";
 
 /**
  * A step that failed or took too long. The message names the step and keeps
@@ -73,6 +76,9 @@ function buildRequest(
   const headers = new Headers({ "x-request-id": context.headers.requestId });
   if (context.headers.authorization) headers.set("authorization", context.headers.authorization);
   if (context.headers.cacheScope) headers.set(CACHE_SCOPE_HEADER, context.headers.cacheScope);
+  // The step's span is active here: a step over HTTP or a binding joins this trace.
+  const traceparent = activeTraceparent();
+  if (traceparent) headers.set("traceparent", traceparent);
   if (body === undefined) return new Request(`${transport.base}${path}`, { headers, signal });
   if (body instanceof FormData) {
     // A file upload: the Request sets the multipart content type with its boundary.
@@ -85,6 +91,11 @@ function buildRequest(
     body: JSON.stringify(body),
     signal,
   });
+}
+
+/** A step call's span attributes: which step, how it is reached, which route. */
+function stepAttributes(transport: StepTransport, path: string) {
+  return { "sift.step": stepLabel(transport), "sift.via": transport.via, "url.path": path };
 }
 
 /** The public error of a failed step's response, or its status when the body says nothing. */
@@ -133,7 +144,24 @@ async function send(
  * credentials and request id go along; the call is aborted when the caller
  * leaves or after `timeoutMs`.
  */
-export async function callStep<T>(
+export function callStep<T>(
+  transport: StepTransport,
+  path: string,
+  body: unknown,
+  options: {
+    schema: z.ZodType<T>;
+    context: Pick<StepContext, "headers" | "signal">;
+    timeoutMs: number;
+  },
+): Promise<T> {
+  return inSpan(
+    `sift.step ${stepLabel(transport)}`,
+    stepAttributes(transport, path),
+    () => callStepInSpan(transport, path, body, options),
+  );
+}
+
+async function callStepInSpan<T>(
   transport: StepTransport,
   path: string,
   body: unknown,
@@ -181,8 +209,17 @@ export async function* streamStep(
   options: { context: Pick<StepContext, "headers" | "signal">; timeoutMs: number },
 ): AsyncGenerator<ServerSentEvent> {
   const call = callSignal(options.context.signal, options.timeoutMs);
+  // A generator cannot keep a span active across its yields: the span is made active for the
+  // call that opens the stream (so the step joins the trace) and ended when the stream stops.
+  const span = tracer().startSpan(`sift.step ${stepLabel(transport)}`, {
+    attributes: stepAttributes(transport, path),
+  });
+  const spanContext = trace.setSpan(otelContext.active(), span);
   try {
-    const response = await send(transport, path, body, options.context, call);
+    const response = await otelContext.with(
+      spanContext,
+      () => send(transport, path, body, options.context, call),
+    );
     if (!response.body) throw new StepError(stepLabel(transport), "its reply had no body");
     let done = false;
     try {
@@ -210,7 +247,11 @@ export async function* streamStep(
       );
     }
     if (!done) throw new StepError(stepLabel(transport), "its stream ended before done");
+  } catch (error) {
+    failSpan(span, error);
+    throw error;
   } finally {
+    span.end();
     call.dispose();
   }
 }

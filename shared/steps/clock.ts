@@ -1,5 +1,9 @@
 import type { TokenUsage } from "../llm/chat.ts";
 import type { Via } from "./names.ts";
+import type { CostUsd } from "../cost/cost.ts";
+
+/** A step's tokens, and its cost when the step priced itself (a model other than the LLM's). */
+export type StepUsage = TokenUsage & { cost_usd?: CostUsd | undefined };
 
 export type StepRecord = {
   name: string;
@@ -10,7 +14,13 @@ export type StepRecord = {
   tokens_out: number;
   /** How the step was reached: bundled in this app, a service binding, or HTTP. */
   via: Via;
+  /** USD; set when the step reports it, else priced from its tokens when usage is sent. */
+  cost_usd?: CostUsd;
 };
+
+function costField(usage: StepUsage | undefined): { cost_usd?: CostUsd } {
+  return usage?.cost_usd !== undefined ? { cost_usd: usage.cost_usd } : {};
+}
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
@@ -35,7 +45,7 @@ export class StepClock {
     name: string,
     via: Via,
     work: () => Promise<T>,
-    usageOf?: (result: T) => TokenUsage,
+    usageOf?: (result: T) => StepUsage,
   ): Promise<T> {
     const started = this.elapsed();
     const result = await work();
@@ -47,12 +57,13 @@ export class StepClock {
       tokens_in: usage?.tokens_in ?? 0,
       tokens_out: usage?.tokens_out ?? 0,
       via,
+      ...costField(usage),
     });
     return result;
   }
 
   /** Records a step whose work was timed elsewhere (a stream, say). */
-  record(name: string, via: Via, startedMs: number, usage: TokenUsage): void {
+  record(name: string, via: Via, startedMs: number, usage: StepUsage): void {
     this.steps.push({
       name,
       started_ms: startedMs,
@@ -60,6 +71,7 @@ export class StepClock {
       tokens_in: usage.tokens_in,
       tokens_out: usage.tokens_out,
       via,
+      ...costField(usage),
     });
   }
 }

@@ -29,7 +29,12 @@ type Completion = {
     message: { role: string; content: string; annotations: Annotation[] };
     finish_reason: string;
   }[];
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    cost_usd: number | null;
+  };
   sources: Source[];
   sift: { query: string; rewritten: boolean; steps: { name: string; tokens_in: number }[] };
 };
@@ -126,6 +131,7 @@ Deno.test("a chat completion answers the last user message with annotated [n] ma
   const { usage } = completion;
   assert.ok(usage.completion_tokens > 0 && usage.prompt_tokens > 0);
   assert.equal(usage.total_tokens, usage.prompt_tokens + usage.completion_tokens);
+  assert.equal(usage.cost_usd, 0, "the offline model costs nothing");
   assert.deepEqual(completion.sift.steps.map((step) => step.name), ["retrieval", "answer"]);
   assert.equal(completion.sift.rewritten, false);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { CORPUS } from "./corpus.ts";
-import { type ErrorBody, readEvents, type ServerSentEvent, testApp } from "./helpers.ts";
+import { type Env, type ErrorBody, readEvents, type ServerSentEvent, testApp } from "./helpers.ts";
 
 type Step = {
   name: string;
@@ -168,4 +168,33 @@ Deno.test('POST /v1/query two-turn weighs criteria 0.5 unless the pipeline asks 
   });
   assert.equal(refused.status, 400);
   assert.match((await refused.json() as ErrorBody).error.message, /^pipeline\.rerank\.weights: /);
+});
+
+Deno.test("the usage event carries cost_usd per step and in total (MODEL_PRICES priced)", async () => {
+  type Priced = { steps: { tokens_in: number; tokens_out: number; cost_usd: number | null }[] };
+  const run = async (env: Env) => {
+    const { post } = testApp(env);
+    const events = await readEvents(await post("/v1/query", { query: "What is sift?" }));
+    return events.find((event) => event.event === "usage")!.data as Priced & {
+      cost_usd: number | null;
+    };
+  };
+  const free = await run({ DEMO_CORPUS: "true" });
+  assert.ok(free.steps.length >= 2);
+  assert.ok(free.steps.every((step) => step.cost_usd === 0), "the offline model costs nothing");
+  assert.equal(free.cost_usd, 0);
+
+  const priced = await run({
+    DEMO_CORPUS: "true",
+    MODEL_PRICES: '{"sift-offline": {"input": 1, "output": 2}}',
+  });
+  for (const step of priced.steps) {
+    assert.ok(
+      Math.abs(step.cost_usd! - (step.tokens_in * 1 + step.tokens_out * 2) / 1e6) < 1e-8,
+      JSON.stringify(step),
+    );
+  }
+  const sum = priced.steps.reduce((total, step) => total + step.cost_usd!, 0);
+  assert.ok(priced.cost_usd! > 0);
+  assert.ok(Math.abs(priced.cost_usd! - sum) < 1e-8);
 });

@@ -210,3 +210,24 @@ Deno.test("judgedMrr() scores RAGElo's two thresholds over the kept order", () =
   assert.equal(judgedMrr(late)!.somewhat, 0);
   assert.equal(judgedMrr(late, Infinity)!.very, 1 / 6);
 });
+
+Deno.test("summarizeVariant's cost per query is the runs' mean, unknown when any run's is", () => {
+  const question = (id: string, cost: number | null | undefined): QuestionResult => ({
+    id,
+    question: "?",
+    target_doc: null,
+    games: [],
+    variants: {
+      v: { run: { ...run(["a"], 10, 100), ...(cost !== undefined ? { cost_usd: cost } : {}) } },
+    },
+  });
+  close(
+    summarizeVariant("v", [question("a", 0.002), question("b", 0.004)]).cost_per_query_usd!,
+    0.003,
+  );
+  assert.equal(
+    summarizeVariant("v", [question("a", 0.002), question("b", null)]).cost_per_query_usd,
+    null,
+  );
+  assert.equal(summarizeVariant("v", [question("a", undefined)]).cost_per_query_usd, null);
+});

@@ -20,6 +20,10 @@ const interval = (value: Interval | null, digits = 3) =>
 const judgedMrrCell = (value: JudgedMrr | null) =>
   value ? `${formatNumber(value.somewhat)} / ${formatNumber(value.very)}` : "—";
 
+/** USD per query with enough digits for fractions of a cent; "—" when unknown. */
+const costCell = (usd: number | null | undefined) =>
+  typeof usd === "number" ? (usd === 0 ? "0" : usd.toPrecision(3)) : "—";
+
 /** Every per-variant aggregate in one table. */
 export function summaryTable(summary: VariantSummary[]): string {
   const rows = summary.map((s) => {
@@ -28,7 +32,8 @@ export function summaryTable(summary: VariantSummary[]): string {
       s.failed ? ` <span class="bad">(${s.failed} failed)</span>` : ""
     }</td>` +
       `<td>${interval(s.retrieval_precision)}</td><td>${interval(s.answer_similarity, 2)}</td>` +
-      `<td>${formatNumber(s.system_quality)}</td><td>${
+      `<td>${formatNumber(s.system_quality)}</td>` +
+      `<td class="cost">${costCell(s.cost_per_query_usd)}</td><td>${
         formatNumber(s.speed_chars_per_second, 0)
       }</td>` +
       `<td>${formatNumber(s.latency_ms.total, 0)}</td><td>${s.tokens.in} / ${s.tokens.out}</td>` +
@@ -49,8 +54,9 @@ export function summaryTable(summary: VariantSummary[]): string {
       `<td>${s.no_answer.of ? `${s.no_answer.abstained}/${s.no_answer.of}` : "—"}</td></tr>`;
   }).join("");
   return `<div class="table-scroll"><table class="summary"><thead><tr><th>variant</th><th>runs</th><th>retrieval precision [95% CI]</th>` +
-    `<th>answer similarity 0-5 [95% CI]</th><th>system quality</th><th>speed (chars/s)</th>` +
-    `<th>mean latency (ms)</th><th>tokens in / out</th><th>hit@k (kept)</th>` +
+    `<th>answer similarity 0-5 [95% CI]</th><th>system quality</th>` +
+    `<th title="Mean USD per question at the price table's rates (docs/tracing.md)">cost / query (USD)</th>` +
+    `<th>speed (chars/s)</th><th>mean latency (ms)</th><th>tokens in / out</th><th>hit@k (kept)</th>` +
     `<th title="RAGElo: the judge's grades of the first five retrieved passages">MRR@5, retrieved (≥1 / =2)</th>` +
     `<th title="The same grades over the passages the answer was given">kept MRR (≥1 / =2)</th>` +
     `<th title="First chunk of the target document among the first five retrieved">target MRR@5</th>` +

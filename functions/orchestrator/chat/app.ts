@@ -1,3 +1,4 @@
+import { workersAiModelObject, workersAiModels } from "./provider-models.ts";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../../shared/http/server.ts";
@@ -66,7 +67,11 @@ export function mountChat(app: Hono<AppEnv>): void {
       responses: { 200: json("The presets", modelListSchema) },
       errorBody: openAIErrorSchema,
     }),
-    openAIErrors((c) => c.json(modelList())),
+    openAIErrors((c) => {
+      const list = modelList();
+      const extra = workersAiModels(c.var.config, c.env ?? {}).map(workersAiModelObject);
+      return c.json({ ...list, data: [...list.data, ...extra] });
+    }),
   );
 
   app.get(

@@ -1,3 +1,5 @@
+import type { CostUsd } from "../../../shared/cost/cost.ts";
+import { pricedSteps } from "../../../shared/cost/steps.ts";
 import type { ResilientCache } from "../../../shared/cache/resilient.ts";
 import type { LlmContext } from "../../../shared/llm/client.ts";
 import type { Pipeline } from "../../../shared/pipeline.ts";
@@ -9,7 +11,13 @@ import { annotate, type Source, sourcesOf, type UrlCitation } from "./citations.
 import type { Conversation } from "./request.ts";
 import { standaloneQuestion } from "./rewrite.ts";
 
-export type ChatUsage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+export type ChatUsage = {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  /** USD over every step; null when a step's model has no known price. */
+  cost_usd: CostUsd;
+};
 
 export type ChatOutcome = {
   /** Exactly the answer's deltas, joined: annotation indices point into it. */
@@ -21,14 +29,15 @@ export type ChatOutcome = {
   sift: { query: string; rewritten: boolean; steps: StepRecord[] };
 };
 
-/** Tokens over every step, the rewrite included. */
-function usageOf(steps: readonly StepRecord[]): ChatUsage {
+/** Tokens and their cost over every step, the rewrite included. */
+function usageOf(steps: readonly StepRecord[], cost: CostUsd): ChatUsage {
   const prompt = steps.reduce((sum, step) => sum + step.tokens_in, 0);
   const completion = steps.reduce((sum, step) => sum + step.tokens_out, 0);
   return {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: prompt + completion,
+    cost_usd: cost,
   };
 }
 
@@ -83,11 +92,12 @@ export async function answerChat(
   }, clock);
 
   const sources = sourcesOf(documents, scores);
+  const priced = pricedSteps(clock.steps, deps.context.config);
   return {
     content,
     annotations: annotate(content, sources, input.pipeline.namespace),
     sources,
-    usage: usageOf(clock.steps),
-    sift: { query, rewritten: rewrite?.rewritten ?? false, steps: clock.steps },
+    usage: usageOf(priced.steps, priced.cost_usd),
+    sift: { query, rewritten: rewrite?.rewritten ?? false, steps: priced.steps },
   };
 }

@@ -37,6 +37,9 @@ const usageSchema = z.object({
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
   total_tokens: z.number().int(),
+  cost_usd: z.number().nullable().meta({
+    description: "sift's addition: USD over every step (docs/tracing.md); null: no known price",
+  }),
 });
 
 /** The passages the answer was given, `[n]` being `sources[n - 1]`. */

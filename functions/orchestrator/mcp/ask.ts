@@ -115,7 +115,7 @@ export function registerAsk(server: McpServer, context: McpContext): void {
     },
   }, (args, extra) => {
     const report = progressReporter(extra);
-    return runTool(context, extra, async (steps) => {
+    return runTool("ask", context, extra, async (steps) => {
       const pipeline = pipelineSchema.parse({
         ...CHAT_PRESETS[`sift-${args.preset}`]!.pipeline,
         namespace: args.namespace,

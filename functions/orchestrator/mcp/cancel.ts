@@ -1,3 +1,4 @@
+import { failSpan, inSpan } from "../../../shared/tracing/spans.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types";
 import type { ResilientCache } from "../../../shared/cache/resilient.ts";
 import type { McpContext, ToolExtra } from "./context.ts";
@@ -86,17 +87,25 @@ function watchCancellation(cache: ResilientCache, key: string, onCancelled: () =
  * context that carries it: whatever the body throws comes back as a tool
  * error (`isError`), and the cancellation watch ends with the call.
  */
-export async function runTool(
+export function runTool(
+  tool: string,
   context: Pick<McpContext, "cache" | "caller" | "steps">,
   extra: Pick<ToolExtra, "signal" | "requestId">,
   body: (steps: McpContext["steps"]) => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
-  const call = callSignal(context, extra);
-  try {
-    return await body({ ...context.steps, signal: call.signal });
-  } catch (error) {
-    return toolError(error, call.signal);
-  } finally {
-    call.stop();
-  }
+  // One span per tool call (GenAI's `execute_tool`), parent of the steps the tool calls.
+  return inSpan(`execute_tool ${tool}`, {
+    "gen_ai.operation.name": "execute_tool",
+    "gen_ai.tool.name": tool,
+  }, async (span) => {
+    const call = callSignal(context, extra);
+    try {
+      return await body({ ...context.steps, signal: call.signal });
+    } catch (error) {
+      failSpan(span, error);
+      return toolError(error, call.signal);
+    } finally {
+      call.stop();
+    }
+  });
 }

@@ -103,7 +103,7 @@ export function registerIngest(server: McpServer, context: McpContext): void {
       openWorldHint: false,
     },
   }, (args, extra) =>
-    runTool(context, extra, async (steps) => {
+    runTool("ingest", context, extra, async (steps) => {
       const { files, ...json } = args;
       if ((files === undefined) === (json.documents === undefined)) {
         throw new InvalidRequestError("send documents or files, one of the two");

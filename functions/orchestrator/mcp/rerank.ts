@@ -125,7 +125,7 @@ export function registerRerank(server: McpServer, context: McpContext): void {
       openWorldHint: false,
     },
   }, (args, extra) =>
-    runTool(context, extra, async (steps) => {
+    runTool("rerank", context, extra, async (steps) => {
       const reply = await callStep(resolveStep("RERANK", steps), "/v1/rerank", {
         ...args,
         explain: true,

@@ -90,7 +90,7 @@ export function registerSearch(server: McpServer, context: McpContext): void {
       openWorldHint: false,
     },
   }, (args, extra) =>
-    runTool(context, extra, async (steps) => {
+    runTool("search", context, extra, async (steps) => {
       const retrieved = await searchStep(resolveStep("FUSE", steps), steps, {
         query: args.query,
         retrieval: { mode: args.mode, top_k: args.top_k, fusion: 0 },

@@ -1,0 +1,103 @@
+/**
+ * Traces from outside, as a team would set them up: the server started with
+ * `OTEL_DENO=true` and an OTLP endpoint (a loopback receiver here), one
+ * `/v1/query` with a two-turn rerank sent with a caller's `traceparent`.
+ * Deno's own exporter sends the spans; this test decodes what arrives.
+ */
+import assert from "node:assert/strict";
+import { startService } from "./service.ts";
+import { type ReceivedSpan, startOtlpReceiver } from "../helpers/otlp_receiver.ts";
+import { readEvents } from "../routes/helpers.ts";
+
+const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+const CALLER_SPAN = "00f067aa0ba902b7";
+
+function inTrace(spans: ReceivedSpan[]) {
+  return spans.filter((span) => span.traceId === TRACE_ID);
+}
+
+Deno.test("a /v1/query with a traceparent exports its steps and model calls into that trace", async () => {
+  const receiver = startOtlpReceiver();
+  const dataDir = await Deno.makeTempDir();
+  const service = await startService({
+    OTEL_DENO: "true",
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+    OTEL_SERVICE_NAME: "sift-test",
+    OTEL_BSP_SCHEDULE_DELAY: "200",
+    SIFT_DATA_DIR: dataDir,
+  });
+  try {
+    const response = await fetch(`${service.url}/v1/query`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
+      },
+      body: JSON.stringify({
+        query: "How does sift rerank passages?",
+        pipeline: { retrieval: { mode: "hybrid", fusion: 2 }, rerank: { strategy: "two-turn" } },
+      }),
+    });
+    assert.equal(response.status, 200);
+    const events = await readEvents(response);
+    assert.ok(events.some((event) => event.event === "done"));
+    const wanted = ["sift.query", "sift.step rerank", "sift.step answer", "sift.rerank.batch"];
+    const spans = inTrace(
+      await receiver.waitFor((all) =>
+        wanted.every((name) => inTrace(all).some((span) => span.name === name)) &&
+        inTrace(all).filter((span) => span.name.startsWith("chat ")).length >= 4
+      ),
+    );
+    const names = spans.map((span) => span.name);
+    for (const name of [...wanted, "sift.step fuse", "sift.step generate-rubric"]) {
+      assert.ok(names.includes(name), `no ${name} span in ${names.join(", ")}`);
+    }
+    assert.ok(
+      names.filter((name) => name === "sift.retrieval variation").length >= 1,
+      names.join(),
+    );
+
+    // Every span is in the caller's trace and hangs off the tree rooted at the caller's span.
+    const byId = new Map(spans.map((span) => [span.spanId, span]));
+    for (const span of spans) {
+      let cursor: ReceivedSpan | undefined = span;
+      for (let depth = 0; cursor && depth < 50; depth++) {
+        if (cursor.parentSpanId === CALLER_SPAN) break;
+        cursor = byId.get(cursor.parentSpanId);
+      }
+      assert.equal(
+        cursor?.parentSpanId,
+        CALLER_SPAN,
+        `${span.name} is not under the caller's span`,
+      );
+    }
+
+    const query = spans.find((span) => span.name === "sift.query")!;
+    assert.equal(query.attributes["sift.strategy"], "two-turn");
+    assert.equal(query.attributes["sift.namespace"], "default");
+    assert.equal(typeof query.attributes["sift.degraded"], "boolean");
+    const rubric = spans.find((span) => span.name === "sift.step generate-rubric")!;
+    assert.equal(rubric.attributes["sift.cache.hit"], false);
+
+    // Every model call: the GenAI attributes, with its tokens.
+    const modelCalls = spans.filter((span) => span.attributes["gen_ai.operation.name"] === "chat");
+    assert.ok(modelCalls.length >= 4, `only ${modelCalls.length} chat spans`);
+    for (const call of modelCalls) {
+      assert.equal(call.attributes["gen_ai.provider.name"], "sift.offline");
+      assert.equal(call.attributes["gen_ai.request.model"], "sift-offline");
+      assert.equal(typeof call.attributes["gen_ai.response.model"], "string");
+      assert.ok(Number(call.attributes["gen_ai.usage.input_tokens"]) > 0, call.name);
+      assert.ok(Number(call.attributes["gen_ai.usage.output_tokens"]) > 0, call.name);
+    }
+    const answerCall = modelCalls.find((call) =>
+      byId.get(call.parentSpanId)?.name === "sift.step answer"
+    );
+    assert.ok(answerCall, "the answer's streamed model call is not under the answer step");
+    assert.ok(receiver.contentTypes.has("application/json"));
+  } finally {
+    await service.close();
+    await receiver.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
