@@ -99,7 +99,7 @@ export class Runtime {
     const llm = createLlmClient(
       config,
       () => counted ? counted(this.#offlineFetch(config)) : this.#offlineFetch(config),
-      counted ? { fetch: counted(globalThis.fetch) } : {},
+      counted ? { fetch: counted((input, init) => globalThis.fetch(input, init)) } : {},
     );
     const judge = { ...llm, model: config.llm.judgeModel };
     const embedder = new OpenAIEmbedder({
