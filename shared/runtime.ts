@@ -118,7 +118,7 @@ export class Runtime {
       config,
       () => counted ? counted(this.#offlineFetch(config)) : this.#offlineFetch(config),
       {
-        ...(counted ? { fetch: counted(globalThis.fetch) } : {}),
+        ...(counted ? { fetch: counted((input, init) => globalThis.fetch(input, init)) } : {}),
         workersAiFetch: counted && workersAiFetch ? counted(workersAiFetch) : workersAiFetch,
       },
     );

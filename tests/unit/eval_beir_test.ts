@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { loadBeir, readQrels } from "../../scripts/eval/beir-load.ts";
 import { cellPipeline, gridCells } from "../../scripts/eval/beir-grid.ts";
 import { documentRanking, scoreQuery } from "../../scripts/eval/beir-metrics.ts";
+import { runGrid } from "../../scripts/eval/beir-run.ts";
 import { parseCliArgs } from "../../scripts/eval/cli-args.ts";
 
 const LIMITS = { maxDocuments: 10, maxLineBytes: 1000 };
@@ -192,4 +193,64 @@ Deno.test("parseCliArgs() reads the BEIR grid's options", () => {
     () => parseCliArgs(["--dataset", "d", "--top-k", "0"], "/"),
     /--top-k must be at least 1/,
   );
+});
+
+Deno.test("runGrid() scores each run, counts its model calls, and records a failed run without scoring it", async () => {
+  let calls = 0;
+  const scopes: (string | undefined)[] = [];
+  const steps = {
+    runVariant: (
+      _deps: unknown,
+      input: { query: string; pipeline: { retrieval: { mode: string } } },
+      _signal?: AbortSignal,
+      call?: { cacheScope?: string | undefined },
+    ) => {
+      scopes.push(call?.cacheScope);
+      if (input.pipeline.retrieval.mode === "dense" && input.query === "second") {
+        return Promise.reject(new Error("the model is down"));
+      }
+      calls += 2;
+      const passage = (id: string, doc_id: string) => ({ id, doc_id, text: "t" });
+      return Promise.resolve({
+        answer: "alpha",
+        answered: true,
+        citations: 0,
+        retrieved: [{ ...passage("b#0", "b"), score: 1 }, { ...passage("a#0", "a"), score: 0.5 }],
+        kept: [passage("a#0", "a")],
+        steps: [],
+        total_ms: 250,
+        tokens_in: 10,
+        tokens_out: 5,
+        output_chars: 5,
+        chars_per_second: 20,
+        degraded: false,
+      });
+    },
+  };
+  const settings = { namespace: "ns", topK: 10, keep: 10 };
+  const cells = gridCells(["none"], ["sparse", "dense"], settings);
+  const results = await runGrid(
+    {} as never,
+    steps as never,
+    {
+      queries: [
+        { id: "q1", text: "first", answers: ["alpha"] },
+        { id: "q2", text: "second", answers: [] },
+      ],
+      qrels: new Map([["q1", new Map([["a", 1]])], ["q2", new Map([["b", 1]])]]),
+    },
+    cells,
+    { recallK: 10, calls: () => calls },
+  );
+  const [sparse, dense] = results;
+  assert.deepEqual([...sparse!.scores.keys()], ["q1", "q2"]);
+  assert.equal(sparse!.scores.get("q1")!.mrr10, 1, "the kept document ranks first");
+  assert.equal(sparse!.scores.get("q1")!.em, 1);
+  assert.equal(sparse!.scores.get("q2")!.mrr10, 0.5);
+  assert.deepEqual(sparse!.runs.get("q1"), { calls: 2, tokens: 15, ms: 250, degraded: false });
+  assert.deepEqual([...dense!.scores.keys()], ["q1"], "the failed run is not scored");
+  assert.deepEqual(dense!.failed, [{ query: "q2", message: "the model is down" }]);
+  // One cache scope per cell, the same for every query of that cell.
+  assert.equal(new Set(scopes).size, 2);
+  assert.ok(scopes.every((scope) => /^beir-[a-z0-9]+-[01]$/.test(scope ?? "")));
 });
