@@ -116,6 +116,23 @@ Deno.test("another tenant's DELETE of a document is a 404 and leaves it in place
   assert.deepEqual(await search("ka"), []);
 });
 
+Deno.test("another tenant's GET of a document is a 404, and its listing holds none of them", async () => {
+  const { call } = await withAcmeDocument();
+  const read = await call("kc", "GET", "/v1/documents/secretdoc");
+  assert.equal(read.status, 200, await read.clone().text());
+  const listed = async (key: string) => {
+    const response = await call(key, "GET", "/v1/documents?namespace=default");
+    assert.equal(response.status, 200, await response.clone().text());
+    return ((await response.json()) as { data: { id: string }[] }).data.map((d) => d.id);
+  };
+  assert.deepEqual(await listed("kc"), ["secretdoc"]);
+  for (const key of ["kb", "kz"]) {
+    const refused = await call(key, "GET", "/v1/documents/secretdoc?namespace=default");
+    assert.equal(refused.status, 404, key);
+    assert.ok(!(await listed(key)).includes("secretdoc"), key);
+  }
+});
+
 Deno.test("/v1/query and chat of another tenant retrieve nothing of it", async () => {
   const { post } = await withAcmeDocument();
   const retrieved = async (key: string) => {
