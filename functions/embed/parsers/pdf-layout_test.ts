@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { linesOf, readingOrder, segmentsOf, type TextRun } from "./pdf-layout.ts";
+import { joinLines } from "./pdf.ts";
 
 /** Words of one line laid out from `x` on baseline `y`, 5 points per character. */
 function line(text: string, x: number, y: number, size = 10): TextRun[] {
@@ -42,4 +43,11 @@ Deno.test("readingOrder() keeps a one-column page top to bottom", () => {
   assert.equal(ordered.length, 12);
   assert.ok(ordered[0]!.startsWith("line 11 "));
   assert.ok(ordered[11]!.startsWith("line 0 "));
+});
+
+Deno.test("joinLines() joins a word hyphenated at a line's end, and keeps other lines apart", () => {
+  assert.equal(
+    joinLines(["Members are re-", "minded that the well-", "Known bays", "end -", "here"]),
+    "Members are reminded that the well-\nKnown bays\nend -\nhere",
+  );
 });

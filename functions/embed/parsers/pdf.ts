@@ -130,7 +130,7 @@ function blocksOf(raw: readonly Segment[][], metaTitle: string | undefined): Par
       if (paragraph.length) {
         blocks.push({
           kind: "paragraph",
-          text: paragraph.map((line) => line.text).join("\n"),
+          text: joinLines(paragraph.map((line) => line.text)),
           page,
           section: [...path],
         });
@@ -166,6 +166,19 @@ function blocksOf(raw: readonly Segment[][], metaTitle: string | undefined): Par
   });
   const title = metaTitle ?? titleLine?.text;
   return title ? { title, blocks } : { blocks };
+}
+
+/**
+ * A paragraph's lines, a word hyphenated across a line break joined again
+ * (`re-` + `minded` → `reminded`), as pdftotext does, so the word is found.
+ */
+export function joinLines(lines: readonly string[]): string {
+  let text = "";
+  for (const line of lines) {
+    if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(line)) text = text.slice(0, -1) + line;
+    else text += (text ? "\n" : "") + line;
+  }
+  return text;
 }
 
 function isHeading(line: Segment, body: number): boolean {
