@@ -12,6 +12,29 @@ export const evaluationStartedSchema = z.object({ id: z.string(), status: status
 
 const intervalSchema = z.looseObject({ mean: z.number(), ci_low: z.number(), ci_high: z.number() });
 
+const judgeCountSchema = z.object({ judged: z.number().int(), excluded: z.number().int() });
+
+/** Per variant: judgments left out of every aggregate, and runs whose pipeline fell back. */
+const reliabilitySchema = z.object({
+  judges: z.object({
+    retrieval: judgeCountSchema,
+    similarity: judgeCountSchema,
+    answer: judgeCountSchema,
+    pairwise: judgeCountSchema,
+  }),
+  degraded_share: z.number().nullable(),
+  fallbacks: z.object({
+    runs: z.number().int(),
+    rubric: z.number().int(),
+    rerank_order: z.number().int(),
+    variations: z.number().int(),
+  }),
+  fallback_share: z.number().nullable(),
+}).meta({
+  description: "Judgments left out (unreadable after a correction) per judge, and runs that fell " +
+    "back; past EVAL_MAX_DEGRADED_SHARE the verdict names no winner",
+});
+
 /** `GET /v1/evaluations/:id`: the summary fields appear once the run is done. */
 export const evaluationStatusSchema = z.object({
   id: z.string(),
@@ -36,6 +59,7 @@ export const evaluationStatusSchema = z.object({
     system_quality: z.number().nullable(),
     speed_chars_per_second: z.number(),
     cost_per_query_usd: z.number().nullable().optional(),
+    reliability: reliabilitySchema.optional(),
   })).optional().meta({ description: "Per variant; the HTML report explains each metric" }),
   elo: z.array(z.looseObject({ agent: z.string(), score: z.number() })).optional(),
   first_run: z.boolean().optional(),

@@ -120,6 +120,6 @@ for (const structured of [true, false]) {
       reference: "The constant k of reciprocal rank fusion is usually 60.",
     });
     assert.equal(similarity.degraded, false);
-    assert.ok((similarity.score ?? 0) >= 4, `score ${similarity.score}`);
+    assert.ok(similarity.score !== null && similarity.score >= 4, `score ${similarity.score}`);
   });
 }

@@ -7,8 +7,6 @@
  * strict in what it keeps.
  */
 
-/** `[3]`, `[2, 3, 15]`, `[[1],[2]]`'s inner groups: bracketed integers only. */
-const BRACKETED = /\[\s*(\d+(?:\s*[,;]\s*\d+)*)\s*\]/g;
 /** An explicit empty selection: `None`, `[]`. */
 const EXPLICIT_NONE = /^\W*none\b|\[\s*\]/i;
 /** `Passage 2`, `Document 2`, `Doc #2`, `Passage [2]`: an identifier written out. */
