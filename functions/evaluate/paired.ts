@@ -1,20 +1,8 @@
 import { pairedTTest, wilcoxonSignedRank } from "../../shared/metrics/significance.ts";
-import type { QuestionResult, VariantResult } from "./types.ts";
-import { variantPairs } from "./variants.ts";
+import type { PairedTest, QuestionResult, VariantResult } from "./types.ts";
 
-/** Two variants compared over the same questions (and runs) on one per-question score. */
-export type PairedTest = {
-  a: string;
-  b: string;
-  metric: "answer_similarity" | "retrieval_precision";
-  /** Questions (× runs) where both variants have a usable score. */
-  n: number;
-  /** Mean of b − a. */
-  mean_difference: number;
-  /** Two-sided p-values: SciPy's ttest_rel and wilcoxon (defaults); null where undefined. */
-  t_test_p: number | null;
-  wilcoxon_p: number | null;
-};
+export type { PairedTest };
+import { variantPairs } from "./variants.ts";
 
 /** The significance level "beats" is claimed at. */
 export const PAIRED_ALPHA = 0.05;

@@ -2,7 +2,6 @@ import type { StepRecord } from "../../shared/steps/clock.ts";
 import type { Pipeline } from "../../shared/pipeline.ts";
 import type { AnswerScores, RetrievalJudgment, Verdict } from "../../shared/judge/types.ts";
 import type { AgentRating } from "../../shared/metrics/elo.ts";
-import type { PairedTest } from "./paired.ts";
 
 /** One evaluation question (a `.jsonl` line); `target_doc: null` tests "no answer". */
 export type EvalQuestion = {
@@ -278,4 +277,18 @@ export type EvalProgress = {
   /** Units found in the checkpoints instead of computed. */
   reused: number;
   failed: number;
+};
+
+/** Two variants compared over the same questions (and runs) on one per-question score. */
+export type PairedTest = {
+  a: string;
+  b: string;
+  metric: "answer_similarity" | "retrieval_precision";
+  /** Questions (× runs) where both variants have a usable score. */
+  n: number;
+  /** Mean of b − a. */
+  mean_difference: number;
+  /** Two-sided p-values: SciPy's ttest_rel and wilcoxon (defaults); null where undefined. */
+  t_test_p: number | null;
+  wilcoxon_p: number | null;
 };
