@@ -25,6 +25,28 @@ export type Elsewhere = {
 };
 
 export const RUN_ELSEWHERE: Record<string, Elsewhere> = {
+  "curl -F file=@photo.txt http://127.0.0.1:${PORT:-8787}/v1/documents": {
+    test: "tests/routes/documents_upload_test.ts",
+    evidence: "photo.txt",
+    why: "a refusal: curl exits non-zero on the 415; the test uploads the same file and checks it",
+  },
+  "deno task ingest ~/papers --namespace papers": {
+    test: "tests/e2e/ingest_files_test.ts",
+    evidence: "scripts/ingest.ts",
+    why:
+      "a folder of the reader's own; the test ingests a folder of the fixtures, one file refused",
+  },
+  "deno task eval --dataset ~/datasets/scifact --limit 50": {
+    test: "tests/e2e/eval_beir_test.ts",
+    evidence: "--dataset",
+    why: "a BEIR folder the reader brings; the test runs the command on ARAGOG in the BEIR layout",
+  },
+  "deno task eval --dataset ~/datasets/scifact --strategies none,one-turn,item:A_r,tot --modes sparse,hybrid+fusion --top-k 20 --keep 3":
+    {
+      test: "tests/e2e/eval_beir_test.ts",
+      evidence: "--dataset",
+      why: "a BEIR folder the reader brings; the test runs the full strategy and mode grid",
+    },
   "deno task test": {
     test: ".ci/run",
     evidence: "npx -y deno@2.9.6 task test",
