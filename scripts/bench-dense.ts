@@ -16,7 +16,7 @@ import { DENSE_WIDTH, denseEmbedder, serveDenseEmbeddings, shortened } from "./d
 import { makeDocuments, mean, post, quantile, rssMb, startServer, timed } from "./bench-index.ts";
 import { readDataset } from "./retrieval-eval.ts";
 import { readConfig } from "../shared/config.ts";
-import { chunkText } from "../shared/text/chunk.ts";
+import { chunkDocuments } from "../shared/documents/ingest.ts";
 import { searchableText } from "../shared/vector/port.ts";
 
 const { Index, MetricKind, ScalarKind, exactSearch } = usearch as unknown as UsearchModule;
@@ -124,13 +124,13 @@ export async function benchDense(
   // Each chunk's vector as the server will get it: the same chunker, the same searchable text.
   const ingest = async (count: number) => {
     const batch = nextDocuments(count);
-    for (const document of batch) {
-      for (const chunk of chunkText(document.text, chunking)) {
-        const text = searchableText({ text: chunk.text, metadata: { title: document.title } });
+    for (const document of await chunkDocuments(batch, chunking)) {
+      for (const chunk of document.chunks) {
+        const text = searchableText(chunk);
         const vector = shortened(embed(text), width);
         pending.set(text, vector);
         vectors.set(vector, rowOf.size * width);
-        rowOf.set(`${document.id}#${chunk.index}`, rowOf.size);
+        rowOf.set(chunk.id, rowOf.size);
       }
     }
     const ms = await timed(() => post(server.url, "/v1/documents", { documents: batch }));

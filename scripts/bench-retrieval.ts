@@ -9,7 +9,7 @@
  */
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
-import { chunkerScores, chunkerTable } from "./chunking-eval.ts";
+import { chunkerScores, chunkerSweep, chunkerTable, sweepTable } from "./chunking-eval.ts";
 import { batchDocuments } from "./documents.ts";
 import { postInProcess, readDataset, retrievalScores, scoreTable } from "./retrieval-eval.ts";
 
@@ -37,3 +37,14 @@ console.log(
   "\nToday's token windows beside the structure-following chunker (same embedder and index):",
 );
 console.log(chunkerTable(await chunkerScores({ documents, questions }, config.chunking, env)));
+console.log("\nHybrid, both chunkers, at other chunk sizes:");
+console.log(
+  sweepTable(
+    await chunkerSweep(
+      { documents, questions },
+      [300, 350, 400, 450, 500],
+      config.chunking.overlap,
+      env,
+    ),
+  ),
+);

@@ -23,6 +23,14 @@ import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
 import { batchDocuments } from "./documents.ts";
 import {
+  type ChunkerScore,
+  chunkerScores,
+  chunkerSweep,
+  chunkerTable,
+  type SweepRow,
+  sweepTable,
+} from "./chunking-eval.ts";
+import {
   type ModeScore,
   postInProcess,
   readDataset,
@@ -50,6 +58,10 @@ export type BenchReport = {
   kernel: KernelRow[];
   peers: PeerRow[];
   retrieval: ModeScore[];
+  /** Token windows (before #22) beside the structure-following chunker, same run. */
+  chunking?: ChunkerScore[];
+  /** Both chunkers, hybrid, at several chunk sizes. */
+  chunking_sweep?: SweepRow[];
   pipeline: PipelineRow[];
   load: LoadRow[];
   workers: WorkerSize[];
@@ -101,6 +113,18 @@ async function aragogQuality(): Promise<ModeScore[]> {
     await post("/v1/documents", { documents: batch, namespace: "bench" });
   }
   return await retrievalScores(post, dataset, readConfig(env).chunking, "bench");
+}
+
+/** Chunk sizes the chunkers are compared at beside the configured one. */
+const SWEEP_SIZES = [300, 350, 400, 450, 500];
+
+async function chunkingRows(): Promise<Pick<BenchReport, "chunking" | "chunking_sweep">> {
+  const dataset = await readDataset(DATASET);
+  const { chunking } = readConfig({});
+  return {
+    chunking: await chunkerScores(dataset, chunking),
+    chunking_sweep: await chunkerSweep(dataset, SWEEP_SIZES, chunking.overlap),
+  };
 }
 
 const ms = (value: number) => value < 10 ? value.toFixed(1) : Math.round(value).toString();
@@ -279,7 +303,32 @@ ${peerRows.join("\n")}
 98 answerable questions, top 5, the same chunks for the baseline (plain Okapi BM25: no stemming).
 
 ${scoreTable(report.retrieval)}
+${
+    report.chunking?.length
+      ? `
+### Chunks: token windows beside structure
 
+The same 98 questions, embedder and index, top 5: the fixed token windows sift cut before #22
+(\`windows\`) and the chunker that follows paragraphs and sentences (\`structure\`, what
+\`POST /v1/documents\` does now), both within \`CHUNK_SIZE\` 400 / \`CHUNK_OVERLAP\` 50.
+**answer words in top 5**: the share of each reference answer's content words (stemmed, no stop
+words) that the five chunks retrieved hold, averaged. The corpus is \`pdftotext\` output: blank
+lines are its only structure (no headings), so this measures paragraph and sentence boundaries.
+\`deno task bench:retrieval\` prints the same table.
+
+${chunkerTable(report.chunking)}
+${
+        report.chunking_sweep?.length
+          ? `
+One size's figures move by a question or two with where the boundaries happen to fall; the same
+comparison (hybrid) at other \`CHUNK_SIZE\`s:
+
+${sweepTable(report.chunking_sweep)}
+`
+          : ""
+      }`
+      : ""
+  }
 ## The pipeline's critical path
 
 In-process over the demo corpus, the offline model paced like a real one (first token after 150 ms,
@@ -333,6 +382,7 @@ if (import.meta.main && Deno.args.includes("--render")) {
       ),
     }),
     retrieval: async () => ({ retrieval: await aragogQuality() }),
+    chunking: chunkingRows,
     pipeline: async () => ({ pipeline: await benchPipeline() }),
     load: async () => ({ load: await benchLoad() }),
     workers: async () => ({ workers: await workerSizes() }),

@@ -141,3 +141,47 @@ export function chunkerTable(scores: readonly ChunkerScore[]): string {
     ...rows,
   ].join("\n");
 }
+
+/** Hybrid retrieval of both chunkers at one chunk size. */
+export type SweepRow = { size: number; windows: ChunkerScore; structure: ChunkerScore };
+
+/**
+ * Both chunkers in hybrid mode at several `CHUNK_SIZE`s (same overlap): one
+ * size's figures move by a question or two with where the boundaries fall,
+ * so the comparison is read across sizes, not at one.
+ */
+export async function chunkerSweep(
+  dataset: { documents: DocumentInput[]; questions: readonly AnsweredQuestion[] },
+  sizes: readonly number[],
+  overlap: number,
+  env: Record<string, string> = {},
+): Promise<SweepRow[]> {
+  const rows: SweepRow[] = [];
+  for (const size of sizes) {
+    const scores = await chunkerScores(dataset, { size, overlap }, env);
+    const hybrid = (chunker: ChunkerScore["chunker"]) =>
+      scores.find((score) => score.chunker === chunker && score.mode === "hybrid")!;
+    rows.push({ size, windows: hybrid("windows"), structure: hybrid("structure") });
+  }
+  return rows;
+}
+
+/** A markdown table of a sweep: hit@5, MRR@5 and answer words per size and chunker, then means. */
+export function sweepTable(rows: readonly SweepRow[]): string {
+  const cells = (score: ChunkerScore) =>
+    `${score.hit_at_5} | ${score.mrr_at_5.toFixed(3)} | ${score.answer_words_at_5.toFixed(3)}`;
+  const mean = (pick: (row: SweepRow) => number) =>
+    rows.reduce((sum, row) => sum + pick(row), 0) / Math.max(rows.length, 1);
+  return [
+    "| CHUNK_SIZE | windows hit@5 | MRR@5 | answer words | structure hit@5 | MRR@5 | answer words |",
+    "|---|---|---|---|---|---|---|",
+    ...rows.map((row) => `| ${row.size} | ${cells(row.windows)} | ${cells(row.structure)} |`),
+    `| mean | ${mean((row) => row.windows.hit_at_5).toFixed(1)} | ${
+      mean((row) => row.windows.mrr_at_5).toFixed(3)
+    } | ${mean((row) => row.windows.answer_words_at_5).toFixed(3)} | ${
+      mean((row) => row.structure.hit_at_5).toFixed(1)
+    } | ${mean((row) => row.structure.mrr_at_5).toFixed(3)} | ${
+      mean((row) => row.structure.answer_words_at_5).toFixed(3)
+    } |`,
+  ].join("\n");
+}

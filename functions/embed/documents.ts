@@ -30,7 +30,8 @@ export function mountDocumentReads(app: Hono<AppEnv>): void {
     describe({
       tag: "embed",
       summary: "List a namespace's documents",
-      description: "By id, `limit` per page (default 20, at most 100); `next_cursor` continues. " +
+      description: "In id order (on Upstash Vector, its `range` order), `limit` per page " +
+        "(default 20, at most 100); `next_cursor` continues. " +
         "An unknown query parameter or a cursor no page gave is a 400 naming it.",
       query: listQuerySchema,
       responses: { 200: json("One page of documents", documentListSchema) },

@@ -1,3 +1,5 @@
+let sentences: Intl.Segmenter | undefined;
+
 /** A span of a text, end exclusive. */
 export type Span = { start: number; end: number };
 
@@ -11,7 +13,8 @@ export type Span = { start: number; end: number };
  * sentenceSpans("It rains.\nWe stay in. Tea?").length; // 3
  */
 export function sentenceSpans(text: string): Span[] {
-  const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
+  // One segmenter for every call: building one loads ICU's rules each time.
+  const segmenter = sentences ??= new Intl.Segmenter(undefined, { granularity: "sentence" });
   const spans: Span[] = [];
   // Same length as `text`, so the segments' offsets are the text's offsets.
   const flattened = text.replace(/\n(?!\n)/g, " ");

@@ -79,6 +79,20 @@ Deno.test({
     assert.deepEqual(names.slice(-2), ["usage", "done"]);
     assert.match(answer, /\[1\]/);
 
+    // Listed and read back through Upstash's range and fetch.
+    const listed = await (await app.request("/v1/documents?limit=1", {}, env)).json();
+    assert.deepEqual(listed.data.map((document: { id: string }) => document.id), ["bm25"]);
+    const rest = await (await app.request(
+      `/v1/documents?limit=1&cursor=${listed.next_cursor}`,
+      {},
+      env,
+    )).json();
+    assert.deepEqual(rest.data.map((document: { id: string }) => document.id), ["rrf"]);
+    assert.equal(rest.next_cursor, null);
+    const read = await (await app.request("/v1/documents/rrf", {}, env)).json();
+    assert.equal(read.title, "Fusion");
+    assert.match(read.data[0].text, /Reciprocal rank fusion/);
+
     const removed = await app.request("/v1/documents/rrf", { method: "DELETE" }, env);
     assert.equal((await removed.json()).deleted_chunks, 1);
   },

@@ -74,6 +74,12 @@ Deno.test("the Workers compose over service bindings and share state in a Durabl
         const ingested = await post(first, "/v1/documents", { documents: [KIWI] });
         assert.equal(ingested.status, 201, await ingested.clone().text());
         assert.equal((await searchIds(first, "flightless bird of New Zealand"))[0], "kiwi#0");
+        // Listed and read back through the orchestrator, the embed Worker and the Durable Object.
+        const listed = await (await first.fetch("/v1/documents?limit=100")).json();
+        assert.ok(listed.data.some((document: { id: string }) => document.id === KIWI.id));
+        const read = await first.fetch(`/v1/documents/${KIWI.id}`);
+        assert.equal(read.status, 200, await read.clone().text());
+        assert.equal((await read.json()).data[0].id, "kiwi#0");
       }) &&
       await t.step(
         "files uploaded to the orchestrator are parsed by the embed Worker: PDF pages, HTML, refusals",
