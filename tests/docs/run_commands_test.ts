@@ -54,14 +54,19 @@ async function run(command: string, env: Record<string, string>): Promise<string
 
 /**
  * Starts a server command in a process group of its own and waits until it
- * answers on `port` (the one the command sets, or its port variable's).
+ * answers on `port` (the one the command sets, or its port variable's). A
+ * command that sets `SIFT_DATA_DIR` itself keeps it.
  */
 async function start(command: string, env: Record<string, string>, port: string): Promise<Server> {
   const { ready } = serverOf(command)!;
+  // A data directory has one owner (the lock in shared/deno/data-dir-lock.ts): each server of a
+  // page gets its own, as two servers of a reader's would.
+  const dataDir = `${env.SIFT_DATA_DIR}/server-${port}`;
+  await Deno.mkdir(dataDir, { recursive: true });
   const child = new Deno.Command("setsid", {
     args: ["sh", "-c", runnable(command)],
     cwd: ROOT,
-    env,
+    env: { ...env, SIFT_DATA_DIR: dataDir },
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
