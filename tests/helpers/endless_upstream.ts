@@ -16,7 +16,9 @@ export function startEndlessUpstream(options: { sentinel?: string } = {}) {
       return offline.handle(request);
     }
     const body = await request.text();
-    if (options.sentinel && !body.includes(options.sentinel)) {
+    // Only streamed completions are endless: /healthz's one-token probe gets the offline model.
+    const streamed = /"stream"\s*:\s*true/.test(body);
+    if (!streamed || (options.sentinel && !body.includes(options.sentinel))) {
       return offline.handle(
         new Request(request.url, { method: "POST", headers: request.headers, body }),
       );
