@@ -8,6 +8,8 @@ import { runNightly } from "./functions/evaluate/scheduled-entry.ts";
 import { readConfig } from "./shared/config.ts";
 import { handleJobMessage } from "./shared/jobs/consume.ts";
 import { indexLogIn, jobsIn } from "./shared/deno/data-dir.ts";
+import { lockDataDirOrExit } from "./shared/deno/data-dir-lock.ts";
+import { splitIndexMistake } from "./shared/deno/split-index.ts";
 import { ConfigError } from "./shared/errors.ts";
 import { withClientAddress } from "./shared/ratelimit/origin.ts";
 import { guardLoopbackHost, guardsLoopbackHost } from "./shared/http/loopback-host.ts";
@@ -54,7 +56,17 @@ function listenOrExit(port: number, listen: () => Deno.HttpServer): Deno.HttpSer
 
 if (import.meta.main) {
   const config = startupConfig();
+  const mistake = splitIndexMistake(config);
+  if (mistake) {
+    console.error(mistake);
+    Deno.exit(1);
+  }
   const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
+  // Held until the process ends: a second sift on this directory exits here, naming this one.
+  // Only the embedded index needs one writer (Deno KV's jobs file takes several processes),
+  // and Deno Deploy has no directory to lock.
+  const ownsIndex = !config.vector && !Deno.env.get("DENO_DEPLOYMENT_ID");
+  const ownerLock = ownsIndex ? await lockDataDirOrExit(dataDir) : undefined;
   const jobs = await jobsIn(dataDir);
   const runtime = new Runtime({ log: indexLogIn(dataDir), jobs: () => jobs });
   const app = createSiftApp({ runtime });
@@ -107,6 +119,7 @@ if (import.meta.main) {
     stopping = true;
     await server.shutdown();
     await runtime.flush().catch((error) => console.error("checkpoint at shutdown failed:", error));
+    ownerLock?.close();
     Deno.exit(0);
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, stop);

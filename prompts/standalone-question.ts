@@ -4,7 +4,7 @@ import type { PromptTemplate } from "../shared/llm/prompt.ts";
  * A chat's follow-up turned into a question that retrieval can use alone, as
  * chat engines over retrieval do ("condense question"). `{{turns}}` holds
  * `<turn role="user|assistant">` blocks, oldest first; the offline model
- * reads them back (`shared/llm/offline/tasks/standalone-question.ts`).
+ * reads them back (`providers/offline/tasks/standalone-question.ts`).
  */
 export const standaloneQuestionPrompt = {
   id: "standalone-question",

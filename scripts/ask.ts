@@ -77,7 +77,7 @@ if (!response.ok || !response.body) {
 }
 
 type Hit = { id: string; score: number; text: string; metadata: { title?: string } };
-type Citation = { index: number; title?: string; id?: string };
+type Citation = { index: number; label?: string; title?: string; id?: string };
 let exitCode = 0;
 for await (const { event, data } of readEvents(response.body)) {
   const payload = data as Record<string, unknown>;
@@ -131,7 +131,7 @@ for await (const { event, data } of readEvents(response.body)) {
   } else if (event === "answer-end") {
     write("\n\n");
     for (const citation of payload.citations as Citation[]) {
-      console.log(dim(`[${citation.index}] ${citation.title ?? citation.id}`));
+      console.log(dim(`[${citation.index}] ${citation.label ?? citation.title ?? citation.id}`));
     }
   } else if (event === "usage") {
     const steps = payload.steps as { name: string; started_ms: number; ended_ms: number }[];

@@ -22,7 +22,7 @@ import { searchableText } from "../shared/vector/port.ts";
 const { Index, MetricKind, ScalarKind, exactSearch } = usearch as unknown as UsearchModule;
 
 /**
- * Past this many chunks the server runs with a 4 GiB heap, as the README
+ * Past this many chunks the server runs with a 4 GiB heap, as docs/embedded-index.md
  * advises: each chunk's id and metadata take about 0.8 KB of heap, and at 1M
  * the start task's 1 GiB left V8 collecting all the time (ingest fell to half
  * its rate, dense p50 47 ms, restart 35 s).

@@ -39,7 +39,7 @@ export async function startTaskArgs(): Promise<string[]> {
 }
 
 /**
- * `heapMb`: V8's heap cap instead of the start task's (what the README advises for large
+ * `heapMb`: V8's heap cap instead of the start task's (what docs/embedded-index.md advises for large
  * indexes).
  */
 export async function startServer(

@@ -1,13 +1,15 @@
 /**
  * Retrieval quality on an ARAGOG-style dataset: dense, sparse and hybrid
  * `POST /v1/search` (top 5) against a plain Okapi BM25 baseline over the same
- * chunks, all in one run. Runs the service in-process with the embedded
+ * chunks, all in one run; then the token windows sift cut before #22 beside
+ * the structure-following chunker, on the same embedder and index. Runs the service in-process with the embedded
  * defaults (or whatever the environment configures).
  *
  *   deno task bench:retrieval [../shared/datasets/aragog]
  */
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
+import { chunkerScores, chunkerTable } from "./chunking-eval.ts";
 import { batchDocuments } from "./documents.ts";
 import { postInProcess, readDataset, retrievalScores, scoreTable } from "./retrieval-eval.ts";
 
@@ -30,3 +32,8 @@ console.log(
 
 const scores = await retrievalScores(post, { documents, questions }, config.chunking, namespace);
 console.log(scoreTable(scores));
+
+console.log(
+  "\nToday's token windows beside the structure-following chunker (same embedder and index):",
+);
+console.log(chunkerTable(await chunkerScores({ documents, questions }, config.chunking, env)));

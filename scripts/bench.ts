@@ -218,7 +218,7 @@ a bit code per row (\`shared/vector/local/dense-vectors.ts\`).
 - **× hashed**: hybrid p50 over the hashed-vector row of the same size in this run.
 - **recall@10**: dense top 10 against an exact float32 search over the same vectors (40 queries).
 - **restart**: stop the server, start it, answer a first hybrid search.
-- **\\***: the server ran with a 4 GiB V8 heap instead of the start task's 1 GiB, as the README
+- **\\***: the server ran with a 4 GiB V8 heap instead of the start task's 1 GiB, as docs/embedded-index.md
   advises past 250k chunks (ids and metadata take about 0.8 KB of heap per chunk).
 
 | chunks | width | ingest chunks/s | steady | dense ms | hybrid ms | × hashed | recall@10 | RSS | on disk | restart |

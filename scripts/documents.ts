@@ -80,3 +80,16 @@ export function batchDocuments(
   if (current.length) batches.push(current);
   return batches;
 }
+
+/** The files a path names: the file itself, or every file under a folder (dotfiles left out), sorted. */
+export async function filesUnder(path: string): Promise<string[]> {
+  const info = await Deno.stat(path);
+  if (!info.isDirectory) return [path];
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(path)) {
+    if (!entry.name.startsWith(".")) names.push(entry.name);
+  }
+  const files: string[] = [];
+  for (const name of names.sort()) files.push(...await filesUnder(`${path}/${name}`));
+  return files;
+}

@@ -4,6 +4,11 @@
  *
  *   deno task eval --dataset ../shared/datasets/aragog --variants none,one-turn --limit 5 --out reports/today
  *
+ * A BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv) runs the
+ * ranking grid instead (scripts/eval/beir-command.ts):
+ *
+ *   deno task eval --dataset ~/beir/scifact --strategies none,one-turn --modes sparse,hybrid --limit 20
+ *
  * Writes report.json and report.html into --out, keeps checkpoints in
  * --out/checkpoints.jsonl (Ctrl-C, then the same command, resumes), and
  * appends the run to the history beside --out to compare with the next one.
@@ -26,6 +31,8 @@ import { backgroundStepContext } from "../shared/steps/transport.ts";
 import { ALL_IN_ONE_SERVES, createSiftApp } from "../app.ts";
 import { stepsOver } from "../functions/evaluate/default-steps.ts";
 import { readDocuments } from "./documents.ts";
+import { isBeirFolder } from "./eval/beir-load.ts";
+import { runBeirCommand } from "./eval/beir-command.ts";
 
 const encoder = new TextEncoder();
 const stderr = (text: string) => Deno.stderr.writeSync(encoder.encode(text));
@@ -44,6 +51,26 @@ try {
 if (options === "help") {
   console.log(USAGE);
   Deno.exit(0);
+}
+
+// A BEIR folder (queries.jsonl, qrels/) runs the strategy × retrieval-mode grid instead.
+if (await isBeirFolder(options.dataset)) {
+  try {
+    Deno.exit(
+      await runBeirCommand(options, {
+        out: (text) => {
+          // writeSync may write part of a large table to a pipe: write the rest too.
+          for (let bytes = encoder.encode(text); bytes.length > 0;) {
+            bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
+          }
+        },
+        err: stderr,
+        isTTY: Deno.stderr.isTerminal(),
+      }),
+    );
+  } catch (error) {
+    fail(`evaluation failed: ${(error as Error).message}`, 1);
+  }
 }
 
 /** A folder holds questions.jsonl (+ corpus.jsonl); a file is the questions alone. */

@@ -1,18 +1,21 @@
 /**
  * Loads documents into sift.
  *
- *   deno task ingest <file.jsonl|file.md|file.txt|folder> [--namespace ns]
+ *   deno task ingest <file|folder>... [--namespace ns]
  */
 import { CliError, commandArgs, runCommand } from "./cli.ts";
-import { connect } from "./client.ts";
-import { batchDocuments, readDocuments } from "./documents.ts";
+import { connect, type SiftFetch } from "./client.ts";
+import { batchDocuments, filesUnder, readDocuments } from "./documents.ts";
 
-const USAGE = `usage: deno task ingest <file.jsonl|file.md|file.txt|folder>... [--namespace NS]
+const USAGE = `usage: deno task ingest <file|folder>... [--namespace NS]
 
 Loads documents into sift: into a server running at SIFT_URL (default http://127.0.0.1:$PORT,
 PORT 8787), or, when none answers and SIFT_URL is unset, into the local index in SIFT_DATA_DIR.
-.jsonl lines are {id?, title?, text, url?, published?, authors?, metadata?}; a .md or .txt file
-is one document titled by its name; a folder is every such file in it.`;
+PDF, Word (.docx), HTML, Markdown and text files are sent as they are and read by sift (their
+type told by their bytes); a file sift cannot read (an image, a scan, an encrypted PDF) is
+skipped with the reason. .jsonl lines are {id?, title?, text, url?, published?, authors?,
+metadata?}. A folder is every file under it. Each file is reported: ingested (chunks) or
+skipped (why); the exit code is 1 when any was skipped.`;
 
 const { values, positionals } = commandArgs(USAGE, { namespace: { type: "string" } });
 if (positionals.length === 0) {
@@ -20,13 +23,45 @@ if (positionals.length === 0) {
   Deno.exit(2);
 }
 
-await runCommand(async () => {
-  const documents = (await Promise.all(positionals.map(readDocuments))).flat();
-  const sift = await connect();
-  console.log(`sift: ${sift.where}; ${documents.length} documents`);
+const LARGEST_FILE_BYTES = 100 * 1024 * 1024;
+
+type Outcome = { chunks: number } | { skipped: string };
+
+/** The error's message from a failed reply, or its status. */
+async function failureOf(response: Response): Promise<string> {
+  const text = await response.text();
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
+    if (typeof message === "string") return message;
+  } catch { /* not sift's error shape */ }
+  return `HTTP ${response.status}`;
+}
+
+/** A file's bytes to `/v1/documents` as an upload: sift tells its type and parses it. */
+async function sendFile(sift: SiftFetch, path: string, name: string): Promise<Outcome> {
+  // No server takes a file this large (FILE_MAX_BYTES is at most 100 MiB): skip it unread.
+  const { size } = await Deno.stat(path);
+  if (size > LARGEST_FILE_BYTES) {
+    return { skipped: `is ${size} bytes, over the 100 MiB any sift takes (FILE_MAX_BYTES)` };
+  }
+  const form = new FormData();
+  form.append("file", new Blob([await Deno.readFile(path)]), name);
+  if (values.namespace) form.append("namespace", values.namespace);
+  const response = await sift("/v1/documents", { method: "POST", body: form });
+  if (response.status >= 400 && response.status < 500) {
+    // The message names the file first; say only why.
+    const why = await failureOf(response);
+    return { skipped: why.startsWith(`${name}: `) ? why.slice(name.length + 2) : why };
+  }
+  if (!response.ok) throw new CliError(`${name}: sift failed (${await failureOf(response)})`);
+  return { chunks: (await response.json() as { chunks: number }).chunks };
+}
+
+/** A `.jsonl` file's lines as documents, in batches under the ingest limits. */
+async function sendLines(sift: SiftFetch, path: string): Promise<Outcome> {
   let chunks = 0;
-  for (const [position, batch] of batchDocuments(documents).entries()) {
-    const response = await sift.fetch("/v1/documents", {
+  for (const batch of batchDocuments(await readDocuments(path))) {
+    const response = await sift("/v1/documents", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
@@ -34,22 +69,52 @@ await runCommand(async () => {
         ...(values.namespace ? { namespace: values.namespace } : {}),
       }),
     });
-    const body = await response.json();
-    if (!response.ok) {
-      throw new CliError(
-        `batch ${position + 1} failed (${response.status}): ${
-          body.error?.message ?? JSON.stringify(body)
-        }`,
-      );
+    if (response.status >= 400 && response.status < 500) {
+      return { skipped: await failureOf(response) };
     }
-    chunks += body.chunks;
-    for (const document of body.documents as { id: string; chunks: number }[]) {
-      console.log(`  ${document.id}: ${document.chunks} chunks`);
+    if (!response.ok) throw new CliError(`${path}: sift failed (${await failureOf(response)})`);
+    chunks += (await response.json() as { chunks: number }).chunks;
+  }
+  return { chunks };
+}
+
+await runCommand(async () => {
+  const files = (await Promise.all(positionals.map(filesUnder))).flat();
+  const sift = await connect();
+  console.log(`sift: ${sift.where}; ${files.length} file(s)`);
+  let ingested = 0;
+  let chunks = 0;
+  const skipped: string[] = [];
+  for (const path of files) {
+    const name = path.split("/").pop() ?? path;
+    let outcome: Outcome;
+    try {
+      outcome = /\.(jsonl|ndjson)$/i.test(name)
+        ? await sendLines(sift.fetch, path)
+        : await sendFile(sift.fetch, path, name);
+    } catch (error) {
+      if (error instanceof SyntaxError || (error as Error).message?.includes("not a JSON object")) {
+        outcome = { skipped: (error as Error).message.replace(`${path}:`, "line") };
+      } else throw error;
+    }
+    if ("chunks" in outcome) {
+      ingested++;
+      chunks += outcome.chunks;
+      console.log(`  ${path}: ingested, ${outcome.chunks} chunks`);
+    } else {
+      skipped.push(path);
+      console.log(`  ${path}: skipped (${outcome.skipped})`);
     }
   }
   console.log(
-    `ingested ${documents.length} documents as ${chunks} chunks into ${
-      values.namespace ?? "default"
-    }`,
+    `ingested ${ingested} file(s) as ${chunks} chunks into ${values.namespace ?? "default"}` +
+      (skipped.length ? `; skipped ${skipped.length}: ${skipped.join(", ")}` : ""),
   );
+  if (skipped.length) {
+    throw new CliError(
+      skipped.length === 1 && files.length === 1
+        ? `${skipped[0]} was not ingested (see above)`
+        : `${skipped.length} of ${files.length} files were skipped (see above)`,
+    );
+  }
 });

@@ -6,7 +6,12 @@ import { words } from "../shared/text/analyze.ts";
 import type { ChunkOptions } from "../shared/text/chunk.ts";
 import { documentFromRecord } from "./documents.ts";
 
-export type Question = { id: string; question: string; target_doc: string | null };
+export type Question = {
+  id: string;
+  question: string;
+  target_doc: string | null;
+  reference_answer?: string;
+};
 
 export type ModeScore = { mode: string; hit_at_5: number; mrr_at_5: number; queries: number };
 
@@ -22,6 +27,9 @@ export async function readDataset(
     id: String(record.id),
     question: String(record.question),
     target_doc: typeof record.target_doc === "string" ? record.target_doc : null,
+    ...(typeof record.reference_answer === "string"
+      ? { reference_answer: record.reference_answer }
+      : {}),
   }));
   return { documents, questions };
 }

@@ -5,9 +5,11 @@
  *   PORT=8792 deno task serve rerank
  *   STEP_URL_FUSE=http://127.0.0.1:8791 ... deno task serve orchestrator
  *
- * Without Upstash, each process keeps its own index and cache in memory and
- * loads the demo corpus, so a distributed query over the demo corpus works
- * with no account; with UPSTASH_* set, they share Upstash.
+ * `index` serves embed and fuse together: the one process that owns the
+ * embedded index (in SIFT_DATA_DIR, under its lock), so what `/v1/documents`
+ * acknowledges is what `/v1/search` finds (docs/deno-processes.md). `embed`
+ * or `fuse` alone own an index too, each in its own data directory; with
+ * UPSTASH_* set, they all share Upstash instead.
  */
 import { createAnswerServer } from "../functions/answer/server.ts";
 import { createEmbedServer } from "../functions/embed/server.ts";
@@ -17,13 +19,30 @@ import { createGenerateRubricServer } from "../functions/generate-rubric/server.
 import { createJudgeServer } from "../functions/judge/server.ts";
 import { createOrchestratorServer } from "../functions/orchestrator/server.ts";
 import { createRerankServer } from "../functions/rerank/server.ts";
-import { readConfig } from "../shared/config.ts";
+import { mountEmbed } from "../functions/embed/app.ts";
+import { mountFuse } from "../functions/fuse/app.ts";
+import { createServer } from "../shared/http/server.ts";
+import { indexLogIn, jobsIn } from "../shared/deno/data-dir.ts";
+import { handleJobMessage } from "../shared/jobs/consume.ts";
+import { lockDataDirOrExit } from "../shared/deno/data-dir-lock.ts";
+import { type Config, readConfig } from "../shared/config.ts";
 import { ConfigError } from "../shared/errors.ts";
 import { withClientAddress } from "../shared/ratelimit/origin.ts";
 import { guardLoopbackHost, guardsLoopbackHost } from "../shared/http/loopback-host.ts";
 import { Runtime } from "../shared/runtime.ts";
 
+/** Ingest and search in one process: the embedded index's owner in the split shape. */
+function createIndexServer(runtime: Runtime) {
+  return createServer({
+    runtime,
+    mounts: [mountEmbed, mountFuse],
+    serves: ["EMBED", "FUSE"],
+    demoCorpus: true,
+  });
+}
+
 const FUNCTIONS = {
+  index: createIndexServer,
   embed: createEmbedServer,
   fuse: createFuseServer,
   "generate-rubric": createGenerateRubricServer,
@@ -40,31 +59,66 @@ if (!name || !(name in FUNCTIONS) || Deno.args.includes("--help")) {
   Deno.exit(name && !Deno.args.includes("--help") ? 2 : 0);
 }
 
-let port: number;
+let config: Config;
 try {
-  port = readConfig(Deno.env.toObject()).port;
+  config = readConfig(Deno.env.toObject());
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`sift ${name} cannot start. ${error.message}`);
   Deno.exit(1);
 }
-const app = FUNCTIONS[name as keyof typeof FUNCTIONS](new Runtime());
+/** The functions that hold the embedded index: it lives in SIFT_DATA_DIR, one owner at a time. */
+const OWNS_INDEX = new Set(["index", "embed", "fuse"]);
+const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
+let runtime = new Runtime();
+if (OWNS_INDEX.has(name) && !config.vector) {
+  // Held until the process ends (the kernel drops it after a crash too).
+  await lockDataDirOrExit(dataDir);
+  runtime = new Runtime({ log: indexLogIn(dataDir) });
+}
+// The orchestrator accepts jobs (202): they wait in Deno KV, as under `deno task start`, so a
+// restart loses none. KV takes several processes: no lock.
+const jobs = name === "orchestrator" ? await jobsIn(dataDir) : undefined;
+if (jobs) runtime = new Runtime({ jobs: () => jobs });
+const app = FUNCTIONS[name as keyof typeof FUNCTIONS](runtime);
+jobs?.listen((message) => {
+  const env = Deno.env.toObject();
+  return handleJobMessage(message, {
+    backend: jobs,
+    config: runtime.config(env),
+    fetch: async (request) => await app.fetch(request, env),
+  });
+});
 const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
 try {
   const serve = (request: Request, info: Deno.ServeHandlerInfo) =>
     app.fetch(withClientAddress(request, info.remoteAddr), Deno.env.toObject());
-  // Bound to loopback, only loopback names are answered (no DNS rebinding); see README.
+  // Bound to loopback, only loopback names are answered (no DNS rebinding); see docs/limits-and-safety.md.
   const handle = guardsLoopbackHost(hostname, Deno.env.toObject())
     ? guardLoopbackHost(serve)
     : serve;
-  Deno.serve({
-    port,
+  const server = Deno.serve({
+    port: config.port,
     hostname,
     onListen: ({ hostname, port }) =>
       console.log(`sift ${name} listening on http://${hostname}:${port}`),
   }, handle);
+  // An index owner checkpoints on a graceful stop, as `deno task start` does (a crash loses
+  // nothing either: the log is replayed).
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, async () => {
+      if (stopping) Deno.exit(130); // a second Ctrl-C does not wait
+      stopping = true;
+      await server.shutdown();
+      await runtime.flush().catch((error) =>
+        console.error("checkpoint at shutdown failed:", error)
+      );
+      Deno.exit(0);
+    });
+  }
 } catch (error) {
   if (!(error instanceof Deno.errors.AddrInUse)) throw error;
-  console.error(`sift ${name} cannot start: port ${port} is in use (set PORT to another)`);
+  console.error(`sift ${name} cannot start: port ${config.port} is in use (set PORT to another)`);
   Deno.exit(1);
 }

@@ -6,7 +6,7 @@
  *                             at the project's root goes to every Worker
  *   deno task worker:dev      the all-in-one Worker alone, on PORT (default 8787)
  *   deno task workers:check   `wrangler deploy --dry-run` for each Worker, with
- *                             its gzipped size against the 1 MiB limit
+ *                             its gzipped size against the 3 MiB limit
  */
 import { fileURLToPath } from "node:url";
 import { configsWithVars, parseDevVars } from "./wrangler-vars.ts";
@@ -27,8 +27,12 @@ export const WORKER_CONFIGS = [
   "workers/state/wrangler.toml",
 ];
 
-/** Cloudflare's limit for a Worker's compressed size on the paid plan. */
-const LIMIT_BYTES = 1024 * 1024;
+/**
+ * Cloudflare's limit for a Worker's compressed size on the free plan (the paid
+ * plan allows 10 MiB). The Workers that parse files (embed, all-in-one) carry
+ * pdf.js and sit above 1 MiB.
+ */
+const LIMIT_BYTES = 3 * 1024 * 1024;
 
 function wrangler(args: string[], options: { capture?: boolean } = {}) {
   return new Deno.Command(Deno.execPath(), {
@@ -125,7 +129,7 @@ async function check(): Promise<number> {
     console.log(
       `${name.padEnd(22)} ${
         gzip_kib === null ? "   failed" : `${gzip_kib.toFixed(1).padStart(7)} KiB`
-      } gzipped  ${ok ? "ok" : "OVER the 1 MiB limit or failed"}  (${config})`,
+      } gzipped  ${ok ? "ok" : "OVER the 3 MiB limit or failed"}  (${config})`,
     );
   }
   return failures === 0 ? 0 : 1;

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
 import { MAX_EMBEDDING_DIMENSIONS } from "./embeddings/port.ts";
-import { parseFaults, parseLatency } from "./llm/offline/knobs.ts";
+import { parseFaults, parseLatency } from "../providers/offline/knobs.ts";
 import { STEP_NAMES, type StepName } from "./steps/names.ts";
 import { corsOriginsSchema } from "./http/cors-origins.ts";
+import { type ApiKeyEntry, parseApiKeys } from "./tenants/keys.ts";
 import { type ModelPrice, modelPricesSchema } from "./cost/prices.ts";
 import { priceTable } from "./cost/cost.ts";
 import type { AiGatewayConfig } from "./llm/gateway.ts";
@@ -62,6 +63,7 @@ const envSchema = z.object({
   SOURCE_TRUST: z.string().optional(),
   CORS_ORIGINS: corsOriginsSchema.optional(),
   RATE_LIMIT_PER_MINUTE: positiveInt(1_000_000).optional(),
+  AUTH_FAILURES_PER_MINUTE: positiveInt(1_000_000).optional(),
   CHUNK_SIZE: positiveInt(8000).default(400),
   CHUNK_OVERLAP: z.coerce.number({ error: "must be a number" }).int().min(0, {
     error: "must be at least 0",
@@ -71,6 +73,7 @@ const envSchema = z.object({
   OFFLINE_MODEL_FAULTS: z.string().optional(),
   OFFLINE_MODEL_SEED: z.coerce.number().int().default(1),
   STEP_TIMEOUT_MS: positiveInt(600_000).default(120_000),
+  BODY_READ_TIMEOUT_MS: positiveInt(600_000).default(30_000),
   INDEX_CHECKPOINT_BYTES: positiveInt(2 ** 40).default(32 * 1024 * 1024),
   WEBHOOK_SECRET: webhookSecret.optional(),
   INGEST_WEBHOOK_SECRET: webhookSecret.optional(),
@@ -80,6 +83,13 @@ const envSchema = z.object({
   MCP_READ_ONLY: booleanString.default(false),
   EVAL_MAX_STEPS: positiveInt(1_000_000).default(2000),
   EVAL_SLICE_QUESTIONS: positiveInt(1000).default(5),
+  FILE_MAX_BYTES: positiveInt(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  PDF_MAX_PAGES: positiveInt(100_000).default(500),
+  ARCHIVE_MAX_EXPANDED_BYTES: positiveInt(2 ** 31).default(50 * 1024 * 1024),
+  EVAL_MAX_DEGRADED_SHARE: z.coerce.number({ error: "must be a number" })
+    .min(0, { error: "must be between 0 and 1" })
+    .max(1, { error: "must be between 0 and 1" })
+    .default(0.1),
   MODEL_PRICES: modelPricesSchema.optional(),
   CLOUDFLARE_ACCOUNT_ID: z.string().regex(/^[0-9a-f]{32}$/i, {
     error: "must be a Cloudflare account id (32 hex characters)",
@@ -131,6 +141,11 @@ const envSchema = z.object({
       path: ["API_KEYS"],
       message: "must hold at least one key (a comma-separated list)",
     });
+  }
+  try {
+    parseApiKeys(env.API_KEYS);
+  } catch (error) {
+    ctx.addIssue({ code: "custom", path: ["API_KEYS"], message: (error as Error).message });
   }
   const known = env.LLM_PROVIDER === "workers-ai"
     ? WORKERS_AI_EMBEDDING_DIMENSIONS[env.EMBEDDING_MODEL ?? WORKERS_AI_MODELS.embeddings]
@@ -187,6 +202,8 @@ export type Config = {
   redis?: { url: string; token: string };
   vector?: { url: string; token: string };
   apiKeys: string[];
+  /** `API_KEYS` with the tenant each key names (none for a bare key): see docs/tenants.md. */
+  apiKeyEntries: ApiKeyEntry[];
   /**
    * `SOURCE_TRUST`: hosts (lower case) whose documents, and their subdomains',
    * may score on authority criteria; unset, every document may.
@@ -198,12 +215,16 @@ export type Config = {
   mcpReadOnly: boolean;
   /** Requests per minute per API key (per client address without keys); unset = no limit. */
   rateLimit?: { perMinute: number };
+  /** `AUTH_FAILURES_PER_MINUTE` (default 10): wrong keys per client address before 429. */
+  authFailuresPerMinute: number;
   chunking: { size: number; overlap: number };
   offlineModel: { latency?: string; faults?: string; seed: number };
   /** Load sift's own docs into an empty local index. */
   demoCorpus: boolean;
   /** The embedded index checkpoints once its log since the last checkpoint reaches this (and it). */
   indexCheckpointBytes: number;
+  /** How long a request body may take to arrive whole (`BODY_READ_TIMEOUT_MS`): then 408. */
+  bodyReadTimeoutMs: number;
   /** Where remote steps live (`STEP_URL_<NAME>`) and how long one may take. */
   steps: { urls: Partial<Record<StepName, string>>; timeoutMs: number };
   /** Jobs for webhook callers: how results are signed and how delivery is retried. */
@@ -220,6 +241,17 @@ export type Config = {
   evalMaxSteps: number;
   /** Questions one queue message of an evaluation runs. */
   evalSliceQuestions: number;
+  /**
+   * Uploaded files: bytes per file (`FILE_MAX_BYTES`), pages per PDF
+   * (`PDF_MAX_PAGES`), bytes an archive such as a DOCX may expand to
+   * (`ARCHIVE_MAX_EXPANDED_BYTES`).
+   */
+  files: { maxBytes: number; maxPdfPages: number; maxExpandedBytes: number };
+  /**
+   * Above this share of a variant's judgments left out (unreadable) or of
+   * its runs that fell back, the evaluation's verdict names no winner.
+   */
+  evalMaxDegradedShare: number;
   /** USD per million tokens by model: the dated defaults with `MODEL_PRICES` over them. */
   prices: Readonly<Record<string, ModelPrice>>;
   /** AI Gateway's knobs, sent as `cf-aig-*` headers on provider calls; unset, none are sent. */
@@ -308,7 +340,8 @@ export function readConfig(env: Record<string, unknown>): Config {
     ...(e.UPSTASH_VECTOR_REST_URL && e.UPSTASH_VECTOR_REST_TOKEN
       ? { vector: { url: e.UPSTASH_VECTOR_REST_URL, token: e.UPSTASH_VECTOR_REST_TOKEN } }
       : {}),
-    apiKeys: (e.API_KEYS ?? "").split(",").map((key) => key.trim()).filter(Boolean),
+    apiKeys: parseApiKeys(e.API_KEYS).map((entry) => entry.key),
+    apiKeyEntries: parseApiKeys(e.API_KEYS),
     ...(e.SOURCE_TRUST
       ? {
         sourceTrust: e.SOURCE_TRUST.split(",").map((host) => host.trim().toLowerCase())
@@ -318,6 +351,7 @@ export function readConfig(env: Record<string, unknown>): Config {
     corsOrigins: e.CORS_ORIGINS ?? [],
     mcpReadOnly: e.MCP_READ_ONLY,
     ...(e.RATE_LIMIT_PER_MINUTE ? { rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE } } : {}),
+    authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE ?? 10,
     chunking: { size: e.CHUNK_SIZE, overlap: e.CHUNK_OVERLAP },
     offlineModel: {
       ...(e.OFFLINE_MODEL_LATENCY ? { latency: e.OFFLINE_MODEL_LATENCY } : {}),
@@ -326,6 +360,7 @@ export function readConfig(env: Record<string, unknown>): Config {
     },
     demoCorpus: e.DEMO_CORPUS,
     indexCheckpointBytes: e.INDEX_CHECKPOINT_BYTES,
+    bodyReadTimeoutMs: e.BODY_READ_TIMEOUT_MS,
     steps: {
       urls: Object.fromEntries(
         STEP_NAMES.flatMap((name) => {
@@ -344,6 +379,12 @@ export function readConfig(env: Record<string, unknown>): Config {
     ...(e.INGEST_WEBHOOK_SECRET ? { ingestWebhookSecret: e.INGEST_WEBHOOK_SECRET } : {}),
     evalMaxSteps: e.EVAL_MAX_STEPS,
     evalSliceQuestions: e.EVAL_SLICE_QUESTIONS,
+    files: {
+      maxBytes: e.FILE_MAX_BYTES,
+      maxPdfPages: e.PDF_MAX_PAGES,
+      maxExpandedBytes: e.ARCHIVE_MAX_EXPANDED_BYTES,
+    },
+    evalMaxDegradedShare: e.EVAL_MAX_DEGRADED_SHARE,
     prices: priceTable(e.MODEL_PRICES),
     ...(e.AI_GATEWAY_ID || e.AI_GATEWAY_TOKEN || e.AI_GATEWAY_CACHE_TTL !== undefined ||
         e.AI_GATEWAY_SKIP_CACHE !== undefined

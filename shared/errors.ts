@@ -18,7 +18,8 @@ export type ErrorType =
   | "upstream_error"
   | "timeout"
   | "internal_error"
-  | "not_configured";
+  | "not_configured"
+  | "index_damaged";
 
 export class SiftError extends Error {
   override name = "SiftError";
@@ -66,6 +67,14 @@ export class PayloadTooLargeError extends SiftError {
   override name = "PayloadTooLargeError";
   constructor(message: string) {
     super("payload_too_large", 413, message);
+  }
+}
+
+/** The caller stopped sending its request body before it was whole (`BODY_READ_TIMEOUT_MS`). */
+export class RequestTimeoutError extends SiftError {
+  override name = "RequestTimeoutError";
+  constructor(message: string) {
+    super("timeout", 408, message);
   }
 }
 
@@ -129,6 +138,35 @@ export class UpstreamError extends SiftError {
       options.message ?? `The ${provider} provider failed`,
       options,
     );
+  }
+}
+
+/**
+ * A file of the embedded index fails its checks where no crash could have
+ * torn it: every index route and `/healthz` say which file, where, and what
+ * the operator can do; nothing is written over it. 503: the service cannot
+ * serve the index until someone acts, and retrying will not help.
+ *
+ * @example
+ * new IndexDamagedError({ file: ".data/index.log", offset: 703504, why: "a record fails its checksum" });
+ */
+export class IndexDamagedError extends SiftError {
+  override name = "IndexDamagedError";
+  readonly file: string;
+  readonly offset: number;
+  constructor(options: { file: string; offset: number; why: string; cause?: unknown }) {
+    const { file, offset, why } = options;
+    super(
+      "index_damaged",
+      503,
+      `The index file ${file} is damaged at byte ${offset} (${why}); nothing was changed. ` +
+        `Restore ${file} from a backup, or stop sift, move it aside ` +
+        `(mv ${file} ${file}.damaged) and start again: the index then holds what the other ` +
+        "index files hold, and the documents only the damaged file held must be ingested again.",
+      options.cause === undefined ? {} : { cause: options.cause },
+    );
+    this.file = file;
+    this.offset = offset;
   }
 }
 

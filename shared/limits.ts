@@ -1,4 +1,4 @@
-/** Request limits, stated in the README; every route validates against these. */
+/** Request limits, stated in docs/limits-and-safety.md; every route validates against these. */
 export const LIMITS = {
   queryChars: 2_000,
   documentsPerIngest: 100,

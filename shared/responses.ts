@@ -40,6 +40,15 @@ export const healthSchema = z.object({
   }).meta({
     description: "`degraded`: answers but rate limits; `down`: fails or times out",
   }),
+  problems: z.object({
+    llm: z.string(),
+    embeddings: z.string(),
+    index: z.string(),
+    cache: z.string(),
+  }).partial().optional().meta({
+    description: "Why each provider that is not `ok` is not (a status, a timeout, or a " +
+      "damaged index file with its byte offset and what to do); absent when all are `ok`",
+  }),
 });
 
 export const tokenUsageSchema = z.object({
@@ -113,6 +122,13 @@ export const citationSchema = z.object({
   doc_id: z.string().optional(),
   title: z.string().optional(),
   url: z.string().optional(),
+  section: z.string().optional().meta({ description: "The chunk's heading path, `A > B`" }),
+  page: z.number().int().optional(),
+  page_end: z.number().int().optional(),
+  chunk_index: z.number().int().optional(),
+  label: z.string().meta({
+    description: "How a person finds the passage: title, section and page (`RoBERTa, §4.1, p. 6`)",
+  }),
 });
 
 /** The `answer-delta` event: the next piece of the answer's text. */

@@ -5,7 +5,7 @@ import { UpstashRedisCache } from "./cache/upstash-redis.ts";
 import { OpenAIEmbedder } from "./embeddings/openai.ts";
 import type { Embedder } from "./embeddings/port.ts";
 import { createLlmClient, type LlmContext, type OfflineFetch } from "./llm/client.ts";
-import { createOfflineModel } from "./llm/offline/model.ts";
+import { createOfflineModel } from "../providers/offline/model.ts";
 import { LocalIndex } from "./vector/local.ts";
 import type { VectorIndex } from "./vector/port.ts";
 import type { IndexLog } from "./vector/local/log.ts";
@@ -48,6 +48,8 @@ export type Deps = {
   cache: ResilientCache;
   /** Where jobs for webhook callers live and queue: the platform's queue, else memory. */
   jobs: JobBackend;
+  /** The caller's tenant when its key names one: `index` and `cache` are then its own. */
+  tenant?: string;
   /** What serves each port, as `/healthz` reports it: `offline` for embedded defaults. */
   providers: { llm: string; embeddings: string; index: string; cache: string };
 };
@@ -64,6 +66,7 @@ export class Runtime {
   readonly #log: IndexLog | undefined;
   readonly #state: StateFromEnv | undefined;
   readonly #jobs: JobsFromEnv | undefined;
+  readonly #onModelCall: (() => void) | undefined;
   readonly #llmFetch: LlmFetchFromEnv | undefined;
   #memoryJobs: MemoryJobBackend | undefined;
   #localIndex: LocalIndex | undefined;
@@ -76,6 +79,8 @@ export class Runtime {
   /**
    * `log`: where the in-process index persists (Deno). `state`: shared
    * state in the environment, preferred over isolate memory (Workers).
+   * `onModelCall`: told of every chat completion sent to the model, offline
+   * or not (what `deno task eval` counts as a query's LLM calls).
    * `llmFetch`: `LLM_PROVIDER=workers-ai` through the `AI` binding (Workers).
    */
   constructor(
@@ -83,9 +88,11 @@ export class Runtime {
       log?: IndexLog;
       state?: StateFromEnv;
       jobs?: JobsFromEnv;
+      onModelCall?: () => void;
       llmFetch?: LlmFetchFromEnv;
     } = {},
   ) {
+    this.#onModelCall = options.onModelCall;
     this.#log = options.log;
     this.#state = options.state;
     this.#jobs = options.jobs;
@@ -103,10 +110,18 @@ export class Runtime {
 
   /** `env` is only read for bindings (Workers): variables come through `config`. */
   deps(config: Config, env: Record<string, unknown> = {}): Deps {
+    const counted = this.#onModelCall && countingFetch(this.#onModelCall);
     const workersAiFetch = config.llm.provider === "workers-ai"
       ? this.#llmFetch?.(env, config)
       : undefined;
-    const llm = createLlmClient(config, () => this.#offlineFetch(config), { workersAiFetch });
+    const llm = createLlmClient(
+      config,
+      () => counted ? counted(this.#offlineFetch(config)) : this.#offlineFetch(config),
+      {
+        ...(counted ? { fetch: counted((input, init) => globalThis.fetch(input, init)) } : {}),
+        workersAiFetch: counted && workersAiFetch ? counted(workersAiFetch) : workersAiFetch,
+      },
+    );
     const judge = { ...llm, model: config.llm.judgeModel };
     const embedder = new OpenAIEmbedder({
       client: llm.client,
@@ -156,15 +171,36 @@ export class Runtime {
     const key = JSON.stringify([latency, faults, seed]);
     let offlineFetch = this.#offlineModels.get(key);
     if (!offlineFetch) {
-      offlineFetch = createOfflineModel({
+      offlineFetch = offlineModelFetch({
         ...(latency ? { latency } : {}),
         ...(faults ? { faults } : {}),
         seed,
-      }).fetch;
+      });
       this.#offlineModels.set(key, offlineFetch);
     }
     return offlineFetch;
   }
+}
+
+/**
+ * A new offline model (`providers/offline/`) answering the OpenAI protocol
+ * through `fetch`. The runtime is where shared/ chooses a provider, so it is
+ * the one place here that reaches into providers/; others (the health probe)
+ * ask it.
+ */
+export function offlineModelFetch(
+  options: { latency?: string; faults?: string; seed: number },
+): OfflineFetch {
+  return createOfflineModel(options).fetch;
+}
+
+/** Wraps a fetch so each chat completion it sends is reported. */
+function countingFetch(onCall: () => void) {
+  return (inner: OfflineFetch): OfflineFetch => (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (url.endsWith("/chat/completions")) onCall();
+    return inner(input, init);
+  };
 }
 
 function hostOf(baseURL: string | undefined): string {

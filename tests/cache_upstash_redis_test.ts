@@ -153,10 +153,8 @@ redisTest("UpstashRedisCache with a wrong token throws UpstreamError", async (st
 redisTest("UpstashRedisCache turns a 500 into UpstreamError without retrying", async (stack) => {
   const cache = new UpstashRedisCache({ url: stack.url, token: stack.token, retries: 0 });
   stack.restServer.failNext(1);
-  const started = performance.now();
   await assert.rejects(cache.set("key", "v"), isUpstreamCacheError);
-  assert.ok(performance.now() - started < 1_000);
-  assert.equal(stack.restServer.requests.length, 1);
+  assert.equal(stack.restServer.requests.length, 1, "one request: no retry");
   await cache.set("key", "v"); // the next call reaches Redis again
   assert.equal(await cache.get("key"), "v");
 });
@@ -182,14 +180,12 @@ redisTest("UpstashRedisCache gives up after timeoutMs", async (stack) => {
     retries: 0,
   });
   stack.restServer.failNext(1, { status: 200, body: '{"result":null}', delayMs: 400 });
-  const started = performance.now();
+  // The reply would come (a 200) after 400 ms: a rejection means the cache gave up first.
   await assert.rejects(cache.get("key"), (error) => {
     isUpstreamCacheError(error);
     assert.equal((error as UpstreamError).isRetryable, true);
     return true;
   });
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed < 350, `took ${elapsed} ms`);
 });
 
 Deno.test("UpstashRedisCache construction does no I/O and rejects missing config", () => {

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import OpenAI, { APIConnectionTimeoutError, RateLimitError } from "openai";
 import { queryVariationsPrompt } from "../prompts/query-variations.ts";
 import { serveOfflineModel } from "../scripts/offline-model.ts";
-import { drawFault, parseFaults, parseLatency, seededRandom } from "../shared/llm/offline/knobs.ts";
-import { createOfflineModel } from "../shared/llm/offline/model.ts";
+import { drawFault, parseFaults, parseLatency, seededRandom } from "../providers/offline/knobs.ts";
+import { createOfflineModel } from "../providers/offline/model.ts";
 import { renderTemplate } from "../shared/llm/prompt.ts";
 
 const MESSAGES = [{
@@ -166,13 +166,12 @@ Deno.test("ttft=200ms delays the reply and the first streamed token", async () =
     });
     for await (const chunk of stream) if (chunk.choices[0]?.delta.content) break;
   };
+  // Lower bounds only: a delay is never shorter on a loaded machine, while comparing with
+  // the unpaced model's time would fail when that one is slowed down too.
   const [fastCall, slowCall] = [await timed(call(fast)), await timed(call(slow))];
   const [fastStream, slowStream] = [await timed(firstToken(fast)), await timed(firstToken(slow))];
-  assert.ok(slowCall >= 190 && slowCall > fastCall + 150, `${slowCall}ms vs ${fastCall}ms`);
-  assert.ok(
-    slowStream >= 190 && slowStream > fastStream + 150,
-    `${slowStream}ms vs ${fastStream}ms`,
-  );
+  assert.ok(slowCall >= 190, `${slowCall}ms (unpaced: ${fastCall}ms)`);
+  assert.ok(slowStream >= 190, `${slowStream}ms (unpaced: ${fastStream}ms)`);
 });
 
 Deno.test("tps paces streamed tokens", async () => {

@@ -4,8 +4,8 @@ import { answerPrompt } from "../prompts/answer.ts";
 import { queryVariationsPrompt } from "../prompts/query-variations.ts";
 import { serveOfflineModel } from "../scripts/offline-model.ts";
 import { HASHED_EMBEDDING_DIMENSIONS, hashedEmbedding } from "../shared/embeddings/hashed.ts";
-import { createOfflineModel } from "../shared/llm/offline/model.ts";
-import { parseDocuments, parseQuestion } from "../shared/llm/offline/tasks/tags.ts";
+import { createOfflineModel } from "../providers/offline/model.ts";
+import { parseDocuments, parseQuestion } from "../providers/offline/tasks/tags.ts";
 import { type PromptDocument, renderDocuments, renderTemplate } from "../shared/llm/prompt.ts";
 
 const DOCUMENTS: PromptDocument[] = [

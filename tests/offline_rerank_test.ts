@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import OpenAI from "openai";
 import { oneTurnRubric } from "../prompts/rerank-one-turn.ts";
 import { rubricPrompt, rubricRelevancePrompt } from "../prompts/rubric.ts";
-import { createOfflineModel } from "../shared/llm/offline/model.ts";
-import { parseNumberedPrompt } from "../shared/llm/offline/tasks/numbered.ts";
-import { createRerankTask } from "../shared/llm/offline/tasks/rerank.ts";
+import { createOfflineModel } from "../providers/offline/model.ts";
+import { parseNumberedPrompt } from "../providers/offline/tasks/numbered.ts";
+import { createRerankTask } from "../providers/offline/tasks/rerank.ts";
 import { renderTemplate } from "../shared/llm/prompt.ts";
 import {
   renderRelevanceSystem,

@@ -1,11 +1,17 @@
 import { answerPrompt } from "../../prompts/answer.ts";
 import { type ChatRequest, streamText, type TokenUsage } from "../../shared/llm/chat.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";
+import { UpstreamError } from "../../shared/errors.ts";
 import { type PromptDocument, renderDocuments, renderTemplate } from "../../shared/llm/prompt.ts";
+import { citationLabels } from "../../shared/documents/citation-label.ts";
 
 export type AnswerDocument = PromptDocument & {
   id?: string | undefined;
   doc_id?: string | undefined;
+  section?: string | undefined;
+  page?: number | undefined;
+  page_end?: number | undefined;
+  chunk_index?: number | undefined;
 };
 
 export type Citation = {
@@ -15,6 +21,12 @@ export type Citation = {
   doc_id?: string;
   title?: string;
   url?: string;
+  section?: string;
+  page?: number;
+  page_end?: number;
+  chunk_index?: number;
+  /** Title, section and page as a person reads them: `RoBERTa, §4.1, p. 6`. */
+  label: string;
 };
 
 export type AnswerResult = {
@@ -51,7 +63,11 @@ export function citationsIn(answer: string, documents: readonly AnswerDocument[]
       if (index >= 1 && index <= documents.length && !cited.includes(index)) cited.push(index);
     }
   }
-  return cited.map((index) => {
+  const labels = citationLabels(cited.map((index) => {
+    const document = documents[index - 1]!;
+    return { ...document, id: document.id ?? `document ${index}` };
+  }));
+  return cited.map((index, position) => {
     const document = documents[index - 1]!;
     return {
       index,
@@ -59,6 +75,11 @@ export function citationsIn(answer: string, documents: readonly AnswerDocument[]
       ...(document.doc_id ? { doc_id: document.doc_id } : {}),
       ...(document.title ? { title: document.title } : {}),
       ...(document.url ? { url: document.url } : {}),
+      ...(document.section ? { section: document.section } : {}),
+      ...(document.page !== undefined ? { page: document.page } : {}),
+      ...(document.page_end !== undefined ? { page_end: document.page_end } : {}),
+      ...(document.chunk_index !== undefined ? { chunk_index: document.chunk_index } : {}),
+      label: labels[position]!,
     };
   });
 }
@@ -68,10 +89,48 @@ function isNoAnswer(answer: string): boolean {
   return normalize(answer).includes(normalize(answerPrompt.noAnswer));
 }
 
+/** One answer call: its deltas as they come, then its text and usage. */
+async function* answerAttempt(
+  deps: { llm: LlmContext },
+  input: { query: string; documents: readonly AnswerDocument[] },
+  signal?: AbortSignal,
+): AsyncGenerator<{ type: "delta"; text: string }, { answer: string; usage: TokenUsage }> {
+  let answer = "";
+  let usage: TokenUsage = { tokens_in: 0, tokens_out: 0 };
+  // Whitespace is held back until real text follows: an empty reply streams nothing.
+  let held = "";
+  for await (
+    const part of streamText(deps.llm, buildAnswerRequest(input.query, input.documents, signal))
+  ) {
+    if (part.type === "usage") {
+      usage = part.usage;
+      continue;
+    }
+    answer += part.text;
+    if (answer.trim() === "") {
+      held += part.text;
+      continue;
+    }
+    yield { type: "delta", text: held + part.text };
+    held = "";
+  }
+  return { answer: answer.trim(), usage };
+}
+
+/** A reply with no text is not an answer: the step failed (and may succeed if tried again). */
+function emptyReply(): UpstreamError {
+  return new UpstreamError("LLM", {
+    isRetryable: true,
+    message: "The LLM provider returned an empty answer (tried twice)",
+  });
+}
+
 /**
  * Streams a grounded answer: text deltas as the model writes them, then the
  * whole answer with its citations as the generator's return value. With no
- * documents there is nothing to ground on, so no model is called.
+ * documents there is nothing to ground on, so no model is called. An empty or
+ * whitespace-only reply is a failed step, never an answer: it is tried once
+ * more (a provider's hiccup), then thrown as a 502 `UpstreamError`.
  */
 export async function* streamAnswer(
   deps: { llm: LlmContext },
@@ -87,19 +146,16 @@ export async function* streamAnswer(
       usage: { tokens_in: 0, tokens_out: 0 },
     };
   }
-  let answer = "";
-  let usage: TokenUsage = { tokens_in: 0, tokens_out: 0 };
-  for await (
-    const part of streamText(deps.llm, buildAnswerRequest(input.query, input.documents, signal))
-  ) {
-    if (part.type === "usage") {
-      usage = part.usage;
-      continue;
-    }
-    answer += part.text;
-    yield part;
+  let { answer, usage } = yield* answerAttempt(deps, input, signal);
+  if (answer === "") {
+    const again = yield* answerAttempt(deps, input, signal);
+    answer = again.answer;
+    usage = {
+      tokens_in: usage.tokens_in + again.usage.tokens_in,
+      tokens_out: usage.tokens_out + again.usage.tokens_out,
+    };
+    if (answer === "") throw emptyReply();
   }
-  answer = answer.trim();
   const answered = !isNoAnswer(answer);
   return {
     answer,

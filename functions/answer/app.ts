@@ -5,6 +5,7 @@ import { eventStream } from "../../shared/http/sse.ts";
 import { readJson } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { inlineDocumentSchema, querySchema } from "../../shared/schemas.ts";
+import { citedFromMetadata } from "../../shared/documents/citation-label.ts";
 import { type AnswerDocument, generateAnswer, streamAnswer } from "./answer.ts";
 import { describe, eventContent, jsonContent } from "../../shared/http/openapi.ts";
 import {
@@ -36,11 +37,16 @@ export function toAnswerDocuments(
     if (typeof document === "string") return { text: document };
     const metadata = document.metadata ?? {};
     const authors = metadata.authors;
+    const cited = citedFromMetadata(metadata);
     return {
       text: document.text,
       id: document.id,
       doc_id: text(metadata.doc_id),
       title: text(metadata.title),
+      section: cited.section,
+      page: cited.page,
+      page_end: cited.page_end,
+      chunk_index: cited.chunk_index,
       url: text(metadata.url),
       published: text(metadata.published),
       authors: Array.isArray(authors) ? authors.map(String) : text(authors),

@@ -1,66 +1,24 @@
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { z } from "zod";
 import { LIMITS } from "../../shared/limits.ts";
 import { namespaceSchema } from "../../shared/schemas.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson, readRawJson, validateOpenAI } from "../../shared/http/validate.ts";
 import { InvalidRequestError, NotFoundError } from "../../shared/errors.ts";
-import { ingestDocuments } from "../../shared/documents/ingest.ts";
-import { DATE_FIELDS, futureDateProblem } from "../../shared/documents/dates.ts";
 import { createEmbeddings } from "./embeddings.ts";
 import { MAX_EMBEDDING_DIMENSIONS } from "../../shared/embeddings/port.ts";
 import { mountDocumentsWebhook } from "./webhook.ts";
+import { ingestBody } from "./ingest-body.ts";
+import { ingestSchema } from "./ingest-schema.ts";
+import { ingestUpload } from "./upload.ts";
+import { multipartBoundary } from "../../shared/http/multipart.ts";
+import { mountDocumentReads } from "./documents.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import {
   deleteResponseSchema,
   embeddingsResponseSchema,
   ingestResponseSchema,
 } from "./responses.ts";
-
-const documentSchema = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9._:\-]{1,200}$/, {
-    error: "must be 1-200 letters, digits, '.', '_', ':' or '-'",
-  }).refine((id) => id !== "." && id !== "..", {
-    // A URL path cannot carry them: DELETE /v1/documents/.. would never reach this id.
-    error: "must not be '.' or '..'",
-  }).optional(),
-  text: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(
-    LIMITS.documentChars,
-    { error: `must be at most ${LIMITS.documentChars} characters` },
-  ),
-  title: z.string().max(1000).optional(),
-  url: z.string().max(2000).optional(),
-  published: z.string().max(100).optional(),
-  authors: z.union([z.string().max(2000), z.array(z.string().max(200)).max(100)]).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-}).superRefine((document, ctx) => {
-  // Dates the rerank criteria read are checked where they enter: a 2099 date would win recency.
-  const now = Date.now();
-  const problem = futureDateProblem(document.published, now);
-  if (problem) ctx.addIssue({ code: "custom", path: ["published"], message: problem });
-  for (const field of DATE_FIELDS) {
-    const value = document.metadata && Object.hasOwn(document.metadata, field)
-      ? document.metadata[field]
-      : undefined;
-    const metadataProblem = futureDateProblem(value, now);
-    if (metadataProblem) {
-      ctx.addIssue({ code: "custom", path: ["metadata", field], message: metadataProblem });
-    }
-  }
-});
-
-export const ingestSchema = z.strictObject({
-  documents: z.array(documentSchema, { error: "must be an array of documents" })
-    .min(1, { error: "must hold at least one document" })
-    .max(LIMITS.documentsPerIngest, {
-      error: `must hold at most ${LIMITS.documentsPerIngest} documents per request`,
-    }),
-  namespace: namespaceSchema,
-  chunking: z.strictObject({
-    size: z.number().int().min(16).max(8000).optional(),
-    overlap: z.number().int().min(0).optional(),
-  }).optional(),
-});
 
 const embeddingsSchema = z.strictObject({
   input: z.union([
@@ -76,23 +34,19 @@ const embeddingsSchema = z.strictObject({
   user: z.string().optional(),
 });
 
-/** Chunks, embeds and stores a validated `/v1/documents` body (also what a pushed webhook carries). */
-export async function ingestBody(c: Context<AppEnv>, body: z.infer<typeof ingestSchema>) {
-  const defaults = c.var.config.chunking;
-  const chunking = {
-    size: body.chunking?.size ?? defaults.size,
-    overlap: body.chunking?.overlap ??
-      Math.min(defaults.overlap, (body.chunking?.size ?? defaults.size) - 1),
-  };
-  if (chunking.overlap >= chunking.size) {
-    throw new InvalidRequestError("chunking.overlap: must be smaller than chunking.size");
-  }
-  return await ingestDocuments(
-    c.var.deps,
-    { documents: body.documents, namespace: body.namespace, chunking },
-    c.req.raw.signal,
-  );
-}
+/** `POST /v1/documents` as an upload: the form's fields, as JSON Schema. */
+const UPLOAD_FORM = {
+  type: "object",
+  required: ["file"],
+  properties: {
+    file: {
+      type: "array",
+      items: { type: "string", format: "binary" },
+      description: "One or more files: PDF, DOCX, HTML, Markdown or plain text",
+    },
+    namespace: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$", default: "default" },
+  },
+};
 
 /**
  * `POST /v1/documents`, `POST /v1/webhooks/documents`, `DELETE /v1/documents/:id`,
@@ -104,19 +58,30 @@ export function mountEmbed(app: Hono<AppEnv>): void {
     describe({
       tag: "embed",
       summary: "Ingest documents",
-      description: "Chunks are token windows with overlap, ids `${doc_id}#${n}`; ingesting an " +
-        "id again replaces its chunks. A missing id is derived from the text.",
+      description: "Chunks follow the text's headings, paragraphs and sentences within " +
+        "`CHUNK_SIZE` tokens (see docs/chunking-and-citations.md), ids `${doc_id}#${n}`; " +
+        "ingesting an id again replaces its chunks. A missing id is derived from the text. As " +
+        "`multipart/form-data` (`curl -F file=@paper.pdf -F namespace=papers`), each `file` " +
+        "part is a PDF, Word (.docx), HTML, Markdown or text file, told by its bytes: its id is " +
+        "its name without the extension, its name is kept as metadata `source`, and PDF chunks " +
+        "carry `page`. An image, a scan, an encrypted PDF, an empty file, or a file over " +
+        "`FILE_MAX_BYTES`, `PDF_MAX_PAGES` or `ARCHIVE_MAX_EXPANDED_BYTES` is refused (400, 413 " +
+        "or 415, naming the file and why) and nothing from the request is stored.",
       body: ingestSchema,
+      form: UPLOAD_FORM,
       responses: { 201: json("Ingested", ingestResponseSchema) },
       errors: [502],
     }),
     async (c) => {
+      const boundary = multipartBoundary(c.req.header("content-type"));
+      if (boundary !== undefined) return c.json(await ingestUpload(c, boundary), 201);
       const body = await readJson(c, ingestSchema, { maxBytes: LIMITS.ingestBodyBytes });
       return c.json(await ingestBody(c, body), 201);
     },
   );
 
   mountDocumentsWebhook(app);
+  mountDocumentReads(app);
 
   app.delete(
     "/v1/documents/:id",

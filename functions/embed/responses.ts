@@ -36,3 +36,5 @@ export const webhookDuplicateSchema = z.object({
   duplicate: z.literal(true),
   webhook_id: z.string(),
 });
+
+export { documentListSchema, documentSchema } from "../../shared/documents/listing.ts";

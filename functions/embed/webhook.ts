@@ -1,14 +1,17 @@
 import type { Hono } from "hono";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { SiftError, UnauthorizedError } from "../../shared/errors.ts";
-import { readBodyText } from "../../shared/http/body.ts";
+import { readBodyBytes } from "../../shared/http/body.ts";
+import { decodeUtf8Body } from "../../shared/http/utf8.ts";
 import { requireJsonContentType } from "../../shared/http/content-type.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { validate } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
-import { ingestBody, ingestSchema } from "./app.ts";
+import { ingestBody } from "./ingest-body.ts";
+import { ingestSchema } from "./ingest-schema.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { ingestResponseSchema, webhookDuplicateSchema } from "./responses.ts";
+import { signatureCoversBytes } from "./webhook-bytes.ts";
 
 /**
  * A `webhook-id` seen this recently is acknowledged, not ingested again.
@@ -54,14 +57,29 @@ export function mountDocumentsWebhook(app: Hono<AppEnv>): void {
         );
       }
       requireJsonContentType(c.req.raw);
-      // The signature covers the exact bytes, so the text is read whole, but never past the limit.
-      const payload = await readBodyText(c.req.raw, LIMITS.ingestBodyBytes);
+      // The signature covers the exact bytes, so they are read whole, but never past the limit.
+      const bytes = await readBodyBytes(c.req.raw, LIMITS.ingestBodyBytes, {
+        timeoutMs: c.var.config.bodyReadTimeoutMs,
+      });
+      const signed = {
+        id: c.req.header("webhook-id") ?? "",
+        timestamp: c.req.header("webhook-timestamp") ?? "",
+        signature: c.req.header("webhook-signature") ?? "",
+      };
+      let payload: string;
+      try {
+        payload = decodeUtf8Body(bytes);
+      } catch (error) {
+        // Checked over the bytes first: only a signed sender learns what is wrong with its body.
+        if (await signatureCoversBytes(secret, signed, bytes)) throw error;
+        throw new UnauthorizedError(`Webhook not verified: ${reasonOf(new Error("signature"))}`);
+      }
       let parsed: unknown;
       try {
         parsed = new Webhook(secret).verify(payload, {
-          "webhook-id": c.req.header("webhook-id") ?? "",
-          "webhook-timestamp": c.req.header("webhook-timestamp") ?? "",
-          "webhook-signature": c.req.header("webhook-signature") ?? "",
+          "webhook-id": signed.id,
+          "webhook-timestamp": signed.timestamp,
+          "webhook-signature": signed.signature,
         });
       } catch (error) {
         if (error instanceof WebhookVerificationError || error instanceof SyntaxError) {

@@ -1,4 +1,5 @@
-import type { AnswerScores } from "../../shared/judge/types.ts";
+import type { AnswerScores, Verdict } from "../../shared/judge/types.ts";
+import { reliabilityOf } from "./reliability.ts";
 import { hitAtK, reciprocalRankAtK } from "../../shared/metrics/retrieval.ts";
 import { clusterBootstrapInterval } from "../../shared/metrics/bootstrap.ts";
 import { type Interval, mean, meanInterval } from "../../shared/metrics/stats.ts";
@@ -45,17 +46,27 @@ function stepLatencies(runs: VariantRun[]): Record<string, number> {
  * only) at RAGElo's two thresholds: somewhat ≥ 1, very = 2.
  */
 export function judgedMrr(
-  rankings: readonly (readonly { index: number; score: number }[])[],
+  rankings: readonly (readonly { index: number; score: number | null }[])[],
   depth = 5,
 ): JudgedMrr | null {
-  if (rankings.length === 0) return null;
+  const top = rankings.map((judgments) =>
+    [...judgments].sort((x, y) => x.index - y.index).slice(0, depth)
+  );
+  // An ungraded passage hides where the first relevant one is: such a ranking is left out.
+  const graded = top.filter((ordered) => ordered.every((judgment) => judgment.score !== null));
+  const excluded = top.length - graded.length;
+  if (graded.length === 0) return null;
   const at = (threshold: number) =>
-    mean(rankings.map((judgments) => {
-      const ordered = [...judgments].sort((x, y) => x.index - y.index).slice(0, depth);
-      const position = ordered.findIndex((judgment) => judgment.score >= threshold);
+    mean(graded.map((ordered) => {
+      const position = ordered.findIndex((judgment) => judgment.score! >= threshold);
       return position === -1 ? 0 : 1 / (position + 1);
     }));
-  return { somewhat: at(1), very: at(2), n: rankings.length };
+  return {
+    somewhat: at(1),
+    very: at(2),
+    n: graded.length,
+    ...(excluded > 0 ? { excluded } : {}),
+  };
 }
 
 /**
@@ -99,13 +110,17 @@ export function summarizeVariant(name: string, questions: QuestionResult[]): Var
   const runs = results.flatMap(({ result }) => (result?.run ? [result.run] : []));
   const precision = intervalOver(
     results.flatMap(({ question, result }) =>
-      result?.retrieval ? [{ question: question.id, value: result.retrieval.precision }] : []
+      typeof result?.retrieval?.precision === "number"
+        ? [{ question: question.id, value: result.retrieval.precision }]
+        : []
     ),
     { lower: 0, upper: 1 },
   );
   const similarity = intervalOver(
     results.flatMap(({ question, result }) =>
-      result?.similarity ? [{ question: question.id, value: result.similarity.score }] : []
+      typeof result?.similarity?.score === "number"
+        ? [{ question: question.id, value: result.similarity.score }]
+        : []
     ),
     { lower: 0, upper: SIMILARITY_SCALE },
   );
@@ -158,6 +173,7 @@ export function summarizeVariant(name: string, questions: QuestionResult[]): Var
       abstained: unanswerable.filter(({ result }) => !result!.run!.answered).length,
       of: unanswerable.length,
     },
+    reliability: reliabilityOf(name, questions),
   };
 }
 
@@ -170,7 +186,8 @@ export function winRateMatrix(agents: string[], games: readonly Game[]): WinRate
   const size = agents.length;
   const wins = agents.map(() => new Array<number>(size).fill(0));
   const played = agents.map(() => new Array<number>(size).fill(0));
-  for (const game of games) {
+  const readable = games.filter((game) => game.winner !== null);
+  for (const game of readable) {
     const a = position.get(game.a);
     const b = position.get(game.b);
     if (a === undefined || b === undefined) continue;
@@ -191,9 +208,10 @@ export function winRateMatrix(agents: string[], games: readonly Game[]): WinRate
     rate,
     games: played,
     average,
-    total_games: games.length,
-    position_bias: games.length
-      ? games.filter((game) => game.orders_disagree).length / games.length
+    total_games: readable.length,
+    excluded_games: games.length - readable.length,
+    position_bias: readable.length
+      ? readable.filter((game) => game.orders_disagree).length / readable.length
       : null,
   };
 }
@@ -205,16 +223,23 @@ export function winRateMatrix(agents: string[], games: readonly Game[]): WinRate
  */
 export function firstOrderGames(
   games: readonly Game[],
-): { a: string; b: string; winner: Game["winner"] }[] {
-  return games.map(({ a, b, verdicts }) => ({ a, b, winner: verdicts[0] }));
+): { a: string; b: string; winner: Verdict }[] {
+  return games.flatMap(({ a, b, verdicts }) => verdicts[0] ? [{ a, b, winner: verdicts[0] }] : []);
 }
 
-/** The share of ties among the games under both protocols; null without games. */
+/** The games with a winner, as Elo plays them: an unreadable game is left out, never a tie. */
+export function playedGames(games: readonly Game[]): { a: string; b: string; winner: Verdict }[] {
+  return games.flatMap(({ a, b, winner }) => winner ? [{ a, b, winner }] : []);
+}
+
+/** The share of ties among the games read under each protocol (unreadable verdicts left out); null without any. */
 export function tieRates(games: readonly Game[]): TieRates {
-  if (games.length === 0) return { both_orders: null, first_order: null };
-  const share = (tie: (game: Game) => boolean) => games.filter(tie).length / games.length;
+  const share = (known: readonly (Verdict | null)[]) => {
+    const read = known.filter((verdict) => verdict !== null);
+    return read.length ? read.filter((verdict) => verdict === "C").length / read.length : null;
+  };
   return {
-    both_orders: share((game) => game.winner === "C"),
-    first_order: share((game) => game.verdicts[0] === "C"),
+    both_orders: share(games.map((game) => game.winner)),
+    first_order: share(games.map((game) => game.verdicts[0])),
   };
 }

@@ -5,10 +5,11 @@ import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson } from "../../shared/http/validate.ts";
 import { chargeRateLimit } from "../../shared/ratelimit/middleware.ts";
 import { evalQuestionSchema, MAX_EVAL_QUESTIONS, withIds } from "./dataset.ts";
-import { VARIANT_NAMES } from "./variants.ts";
+import { variantsSchema } from "./variant-schema.ts";
 import { namespaceSchema } from "../../shared/schemas.ts";
 import { stepsOver } from "./default-steps.ts";
 import { readJob, readReport, startEvaluation } from "./evaluate.ts";
+import { tenantFieldOf } from "../../shared/tenants/scope.ts";
 import { isScheduledRunId, SCHEDULED_RUN_PREFIX } from "./scheduled-id.ts";
 import { failJob, readInput, runJob, runJobSlice } from "./jobs.ts";
 import { MAX_REPEAT } from "./run.ts";
@@ -35,14 +36,7 @@ const bodySchema = z.strictObject({
     }),
     z.strictObject({ name: z.string().min(1).max(100) }),
   ], { error: "must be {questions: [...]} or {name}" }),
-  variants: z.union([z.string().transform((list) => list.split(",")), z.array(z.string())])
-    .transform((names) => names.map((name) => name.trim()).filter(Boolean))
-    .pipe(
-      z.array(z.string()).min(1, { error: `name at least one of ${VARIANT_NAMES.join(", ")}` }).max(
-        10,
-      ),
-    )
-    .default(["none", "one-turn"]),
+  variants: variantsSchema,
   limit: z.number().int().min(1).max(MAX_EVAL_QUESTIONS).optional(),
   games_per_query: z.number().int().min(0).max(45).optional(),
   concurrency: z.number().int().min(1).max(8).optional(),
@@ -170,7 +164,7 @@ export function mountEvaluations(app: Hono<AppEnv>): void {
       const to = from + config.evalSliceQuestions;
       const questions = await runJobSlice(deps, job, input, { from, to }, { steps });
       if (to < questions) {
-        await deps.jobs.enqueue({ job_id: id, step: "evaluate", from: to });
+        await deps.jobs.enqueue({ job_id: id, step: "evaluate", from: to, ...tenantFieldOf(deps) });
         return c.json({ id, status: "running", from, to, next: to });
       }
       // Every unit is checkpointed by now: this pass aggregates and writes the report.

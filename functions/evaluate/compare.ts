@@ -1,4 +1,4 @@
-import type { RunSummary } from "./history.ts";
+import type { RunSummary } from "./run-summary.ts";
 import type { Comparison, MetricDelta } from "./types.ts";
 
 type Metrics = RunSummary["variants"][string];

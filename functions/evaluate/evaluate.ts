@@ -1,5 +1,6 @@
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { Deps } from "../../shared/runtime.ts";
+import { tenantFieldOf } from "../../shared/tenants/scope.ts";
 import {
   createJob,
   type EvaluationJob,
@@ -110,7 +111,8 @@ export async function startEvaluation(
   if (deps.jobs.name !== "none") {
     // On the platform's queue, a slice of questions per message: no invocation's time limit
     // bounds the run, and a process that dies mid-run leaves its message to be handed out again.
-    await deps.jobs.enqueue({ job_id: job.id, step: "evaluate", from: 0 });
+    // The tenant travels with the message: the next slice runs under one of its keys.
+    await deps.jobs.enqueue({ job_id: job.id, step: "evaluate", from: 0, ...tenantFieldOf(deps) });
     return job;
   }
   // A Worker without a queue: the run goes on in this invocation (`waitUntil`).

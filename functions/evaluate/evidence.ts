@@ -1,3 +1,4 @@
+import { retrievalPrecision } from "../../shared/judge/precision.ts";
 import type {
   JudgeDocument,
   RetrievalEvaluation,
@@ -86,9 +87,7 @@ export function splitRetrievalJudgments(
   });
   const complete = retrieved?.every((judgment) => judgment !== undefined);
   return {
-    precision: judgments.length === 0
-      ? 0
-      : judgments.filter((judgment) => judgment.score >= 1).length / judgments.length,
+    ...retrievalPrecision(judgments),
     judgments,
     ...(complete ? { retrieved_judgments: retrieved as RetrievalJudgment[] } : {}),
     degraded: evaluation.degraded,

@@ -3,14 +3,44 @@ import { streamStep } from "../../shared/steps/call.ts";
 import type { StepRecord } from "../../shared/steps/clock.ts";
 import type { StepContext, StepTransport } from "../../shared/steps/transport.ts";
 import type { SearchHit } from "../../shared/vector/port.ts";
-import { JUDGED_RETRIEVED, type Passage, type RetrievedPassage, type VariantRun } from "./types.ts";
+import {
+  type Fallbacks,
+  JUDGED_RETRIEVED,
+  type Passage,
+  type RetrievedPassage,
+  type VariantRun,
+} from "./types.ts";
 
 /** The events `/v1/query` sends, as far as the evaluation reads them. */
-type Retrieved = { results: SearchHit[]; degraded?: boolean };
-type Reranked = { results: { index: number }[]; degraded?: boolean };
+type Retrieved = { results: SearchHit[]; degraded?: boolean; reason?: string };
+type Reranked = {
+  results: { index: number }[];
+  degraded?: boolean;
+  /** ITEM's iterations: the last one's utility set is what it judged useful. */
+  iterations?: { utility: number[] }[];
+};
 type Answered = { answer: string; citations: unknown[]; answered: boolean };
 type Usage = { steps: StepRecord[]; total_ms: number; cost_usd?: number | null };
-type Collected = { retrieved?: Retrieved; reranked?: Reranked; answer?: Answered; usage?: Usage };
+type Rubric = { degraded?: boolean };
+type Collected = {
+  retrieved?: Retrieved;
+  rubric?: Rubric;
+  reranked?: Reranked;
+  answer?: Answered;
+  usage?: Usage;
+};
+
+/** What the run's events say fell back: the rubric, the rerank order, the variations. */
+export function fallbacksOf(collected: Collected): Fallbacks | undefined {
+  const fallbacks: Fallbacks = {
+    ...(collected.rubric?.degraded ? { rubric: true as const } : {}),
+    ...(collected.reranked?.degraded ? { rerank_order: true as const } : {}),
+    ...(collected.retrieved?.degraded && /variation/i.test(collected.retrieved.reason ?? "")
+      ? { variations: true as const }
+      : {}),
+  };
+  return Object.keys(fallbacks).length ? fallbacks : undefined;
+}
 
 function toPassage(hit: SearchHit): Passage {
   const title = hit.metadata.title;
@@ -48,6 +78,7 @@ export async function runVariantOver(
   for await (const { event, data } of events) {
     if (event === "retrieval-end") collected.retrieved = data as Retrieved;
     else if (event === "rerank-end") collected.reranked = data as Reranked;
+    else if (event === "rubric-end") collected.rubric = data as Rubric;
     else if (event === "answer-end") collected.answer = data as Answered;
     else if (event === "usage") collected.usage = data as Usage;
   }
@@ -57,6 +88,10 @@ export async function runVariantOver(
   const kept = reranked
     ? reranked.results.map((result) => hits[result.index]).filter((hit) => hit !== undefined)
     : hits;
+  const utility = reranked?.iterations?.at(-1)?.utility.flatMap((index) => {
+    const hit = hits[index];
+    return hit ? [hit.doc_id] : [];
+  });
   const tokens = (field: "tokens_in" | "tokens_out") =>
     usage.steps.reduce((sum, step) => sum + step[field], 0);
   const seconds = usage.total_ms / 1000;
@@ -73,6 +108,8 @@ export async function runVariantOver(
     output_chars: answer.answer.length,
     chars_per_second: seconds > 0 ? answer.answer.length / seconds : 0,
     degraded: Boolean(retrieved.degraded || reranked?.degraded),
+    ...(utility ? { utility_doc_ids: utility } : {}),
+    ...(fallbacksOf(collected) ? { fallbacks: fallbacksOf(collected) } : {}),
     cost_usd: usage.cost_usd ?? null,
   };
 }

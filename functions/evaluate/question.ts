@@ -133,9 +133,12 @@ export async function evaluateQuestion(
         signal,
         call,
       );
-      return { ...evaluation.scores, degraded: evaluation.degraded };
+      // Checkpoints hold objects: unreadable scores are `unreadable: true`, read back as null.
+      return evaluation.scores
+        ? { ...evaluation.scores, degraded: evaluation.degraded }
+        : { degraded: true, unreadable: true as const };
     });
-    if (judged) result.answer_scores = judged;
+    if (judged) result.answer_scores = "unreadable" in judged ? null : judged;
   }
   const games = [];
   for (const [a, b] of pairs) {

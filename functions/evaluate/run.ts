@@ -1,7 +1,14 @@
 import { mapSettled } from "../../shared/concurrency.ts";
+import { pairedTests } from "./paired.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { firstOrderGames, summarizeVariant, tieRates, winRateMatrix } from "./aggregate.ts";
+import {
+  firstOrderGames,
+  playedGames,
+  summarizeVariant,
+  tieRates,
+  winRateMatrix,
+} from "./aggregate.ts";
 import { Checkpoints } from "./checkpoint.ts";
 import { evaluateQuestion, type QuestionContext, unitsPerQuestion } from "./question.ts";
 import { CI_METHOD } from "../../shared/metrics/stats.ts";
@@ -175,10 +182,7 @@ export async function runEvaluation(
 
   const names = variants.map((variant) => variant.name);
   const games = results.flatMap((result) => result.games);
-  const { ratings } = steps.eloTournament(
-    games.map(({ a, b, winner }) => ({ a, b, winner })),
-    ELO_SETTINGS,
-  );
+  const { ratings } = steps.eloTournament(playedGames(games), ELO_SETTINGS);
   const firstOrder = steps.eloTournament(firstOrderGames(games), ELO_SETTINGS);
   const finished = new Date();
   return {
@@ -195,6 +199,7 @@ export async function runEvaluation(
       ci: repeat > 1 ? CLUSTER_BOOTSTRAP_METHOD : CI_METHOD,
       elo: ELO_SETTINGS,
       repeat,
+      max_degraded_share: deps.config.evalMaxDegradedShare,
     },
     timing: {
       started_at: started.toISOString(),
@@ -211,6 +216,7 @@ export async function runEvaluation(
     elo_first_order: firstOrder.ratings,
     tie_rates: tieRates(games),
     win_rates: winRateMatrix(names, games),
+    paired: pairedTests(names, results),
     queries: results,
     errors,
   };

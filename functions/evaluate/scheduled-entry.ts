@@ -3,6 +3,8 @@ import type { AppEnv } from "../../shared/http/server.ts";
 import type { Runtime } from "../../shared/runtime.ts";
 import type { StepName } from "../../shared/steps/names.ts";
 import { backgroundStepContext } from "../../shared/steps/transport.ts";
+import { backgroundEntry } from "../../shared/tenants/keys.ts";
+import { scopeDepsToTenant } from "../../shared/tenants/scope.ts";
 import { stepsOver } from "./default-steps.ts";
 import { runScheduledEvaluation } from "./scheduled.ts";
 
@@ -23,7 +25,12 @@ export async function runNightly(
     serves,
     fetch: async (request) => await app.fetch(request, env),
   });
-  await runScheduledEvaluation(runtime.deps(config, env), env, { steps: stepsOver(context) });
+  // Its history and reports are stored where its steps search: the same key's tenant.
+  const tenant = backgroundEntry(config.apiKeyEntries)?.tenant;
+  const deps = runtime.deps(config, env);
+  await runScheduledEvaluation(tenant ? scopeDepsToTenant(deps, tenant) : deps, env, {
+    steps: stepsOver(context),
+  });
 }
 
 /** A Worker's `scheduled` handler that runs the nightly evaluation in the background. */

@@ -2,6 +2,7 @@ import type { StepRecord } from "../../shared/steps/clock.ts";
 import type { Pipeline } from "../../shared/pipeline.ts";
 import type { AnswerScores, RetrievalJudgment, Verdict } from "../../shared/judge/types.ts";
 import type { AgentRating } from "../../shared/metrics/elo.ts";
+import type { PairedTest } from "./paired.ts";
 
 /** One evaluation question (a `.jsonl` line); `target_doc: null` tests "no answer". */
 export type EvalQuestion = {
@@ -55,16 +56,31 @@ export type VariantRun = {
   /** Output characters per second of the whole pipeline (REBEL's speed). */
   chars_per_second: number;
   degraded: boolean;
+  /** Strategy item: the documents of its final utility set (ITEM's selection), by `doc_id`. */
+  utility_doc_ids?: string[] | undefined;
+  /**
+   * What fell back in this run: the rubric (two-turn reranked with the
+   * default rubric, as one-turn does), the rerank order (a batch kept its
+   * retrieval order) or the query variations (fusion ran on the query alone).
+   */
+  fallbacks?: Fallbacks | undefined;
   /** USD over the pipeline's steps (`usage.cost_usd`); null: a model with no known price. */
   cost_usd?: number | null;
 };
+
+export type Fallbacks = { rubric?: true; rerank_order?: true; variations?: true };
 
 /** Everything measured for one question × variant. */
 export type VariantResult = {
   run?: VariantRun;
   retrieval?: {
-    /** REBEL's retrieval precision: the share of the kept passages graded ≥ 1. */
-    precision: number;
+    /**
+     * REBEL's retrieval precision: the share of the kept passages graded ≥ 1,
+     * among those with a grade; null when none has one.
+     */
+    precision: number | null;
+    /** Kept passages whose judgment has no score (unreadable reply): left out of `precision`. */
+    excluded?: number | undefined;
     /** The kept passages' grades; `index` is the position in `run.kept`. */
     judgments: RetrievalJudgment[];
     /**
@@ -74,8 +90,10 @@ export type VariantResult = {
     retrieved_judgments?: RetrievalJudgment[] | undefined;
     degraded: boolean;
   };
-  similarity?: { score: number; reason: string; degraded: boolean };
-  answer_scores?: AnswerScores & { degraded: boolean };
+  /** `score` null: the judge's reply was unreadable; left out of the means. */
+  similarity?: { score: number | null; reason: string; degraded: boolean };
+  /** null: the judge's reply held no readable scores; left out of the means. */
+  answer_scores?: (AnswerScores & { degraded: boolean }) | null;
 };
 
 export type Game = {
@@ -84,8 +102,9 @@ export type Game = {
   repetition?: number;
   a: string;
   b: string;
-  winner: Verdict;
-  verdicts: [Verdict, Verdict];
+  /** null: an order's verdict was unreadable; the game is left out of Elo, win and tie rates. */
+  winner: Verdict | null;
+  verdicts: [Verdict | null, Verdict | null];
   orders_disagree: boolean;
 };
 
@@ -132,12 +151,40 @@ export type VariantSummary = {
   target_mrr_at_5: number | null;
   /** Questions with `target_doc: null`: how many answers said the documents do not answer. */
   no_answer: { abstained: number; of: number };
+  /** How many of this variant's judgments were unreadable and left out, and how many runs fell back. */
+  reliability?: Reliability;
+};
+
+/** Judgments made and left out (no score: unreadable reply or judge unreachable). */
+export type JudgeCount = { judged: number; excluded: number };
+
+/**
+ * Per variant: each judge's judgments and how many were left out of every
+ * aggregate, the share of all of them left out, and the runs that fell back
+ * (rubric → default, rerank order kept, variations → the query alone).
+ */
+export type Reliability = {
+  judges: {
+    retrieval: JudgeCount;
+    similarity: JudgeCount;
+    answer: JudgeCount;
+    pairwise: JudgeCount;
+  };
+  /** Left-out judgments over all judgments; null without judgments. */
+  degraded_share: number | null;
+  fallbacks: { runs: number; rubric: number; rerank_order: number; variations: number };
+  /** Runs with any fallback over all runs; null without runs. */
+  fallback_share: number | null;
 };
 
 export type EloRating = AgentRating;
 
-/** MRR at RAGElo's two thresholds: relevant means graded ≥ 1 (`somewhat`) or 2 (`very`). */
-export type JudgedMrr = { somewhat: number; very: number; n: number };
+/**
+ * MRR at RAGElo's two thresholds: relevant means graded ≥ 1 (`somewhat`) or
+ * 2 (`very`); `excluded` rankings had an ungraded passage before their
+ * first relevant one (or none relevant), so their rank is unknown.
+ */
+export type JudgedMrr = { somewhat: number; very: number; n: number; excluded?: number };
 
 /**
  * The share of games that ended in a tie under each protocol: both orders
@@ -154,6 +201,8 @@ export type WinRateMatrix = {
   /** Mean of each row's rates over the opponents it met. */
   average: (number | null)[];
   total_games: number;
+  /** Games left out: an order's verdict was unreadable (not counted as ties). */
+  excluded_games?: number;
   /** Share of games whose two orders disagreed: the judge's position bias. */
   position_bias: number | null;
 };
@@ -193,6 +242,12 @@ export type EvaluationReport = {
     elo: { tournaments: number; seed: number };
     /** Runs per question (`--repeat`); the intervals cover all of them. */
     repeat: number;
+    /**
+     * `EVAL_MAX_DEGRADED_SHARE` when the run was made: above this share of
+     * unreadable judgments or fallback runs for any variant, the verdict
+     * names no winner. Absent in older reports: the default, 0.1.
+     */
+    max_degraded_share?: number;
   };
   timing: {
     started_at: string;
@@ -207,6 +262,8 @@ export type EvaluationReport = {
   elo_first_order: EloRating[];
   tie_rates: TieRates;
   win_rates: WinRateMatrix;
+  /** Every pair of variants tested over the same questions (`paired.ts`); absent in older reports. */
+  paired?: PairedTest[];
   queries: QuestionResult[];
   errors: UnitError[];
   comparison?: Comparison;

@@ -2,6 +2,13 @@ import type { Pipeline } from "../../shared/pipeline.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
 import type { RerankStrategy } from "../../shared/rerank/types.ts";
+import {
+  ITEM_DEFAULT_ITERATIONS,
+  ITEM_VARIANTS,
+  type ItemOptions,
+} from "../../shared/rerank/item-options.ts";
+import { TOT_UNITS, type TotOptions } from "../../shared/rerank/tot/options.ts";
+import type { SearchMode } from "../../shared/vector/port.ts";
 import type { Variant } from "./types.ts";
 
 /** The rerank strategies a variant may name; `none` keeps retrieval's top 3. */
@@ -23,42 +30,113 @@ export const FUSION_VARIATIONS = 4;
 const RERANK_TOP_K = 10;
 const TOP_N = 3;
 
-/** Every name `variantPipeline` accepts. */
+/** The retrieval modes of RAGElo's grid: BM25, dense (KNN) and hybrid. */
+export const VARIANT_MODES = ["sparse", "dense", "hybrid"] as const satisfies readonly SearchMode[];
+
+/** Every plain name `variantPipeline` accepts (options and `@mode` come on top). */
 export const VARIANT_NAMES: readonly string[] = BASE_VARIANTS.flatMap((
   name,
 ) => [name, `${name}+fusion`]);
 
+const GRAMMAR = `use ${BASE_VARIANTS.join(", ")}, with options after colons ` +
+  `(item:A_s|AR_s|A_r:explicit|implicit:listwise|pointwise:top5:m1-m5, ` +
+  `tot:passage|sentence:cut<n>), optionally @sparse|dense|hybrid, then optionally +fusion`;
+
+function notAVariant(name: string, why = ""): never {
+  throw new InvalidRequestError(`variants: "${name}" is not a variant${why}; ${GRAMMAR}`);
+}
+
+function itemOptionsOf(options: readonly string[], name: string): ItemOptions {
+  const item: ItemOptions = {
+    variant: "AR_s",
+    answer: "explicit",
+    judgment: "listwise",
+    m: ITEM_DEFAULT_ITERATIONS,
+    start: "all",
+  };
+  for (const option of options) {
+    if ((ITEM_VARIANTS as readonly string[]).includes(option)) {
+      item.variant = option as ItemOptions["variant"];
+    } else if (option === "explicit" || option === "implicit") item.answer = option;
+    else if (option === "listwise" || option === "pointwise") item.judgment = option;
+    else if (option === "top5") item.start = "top5";
+    else if (/^m[1-5]$/.test(option)) item.m = Number(option.slice(1));
+    else notAVariant(name, ` (item has no option "${option}")`);
+  }
+  if (item.judgment === "pointwise" && item.variant !== "A_s") {
+    notAVariant(name, " (pointwise judgments need item variant A_s)");
+  }
+  return item;
+}
+
+function totOptionsOf(options: readonly string[], name: string) {
+  const tot: TotOptions = { unit: "passage" };
+  let cut: number | undefined;
+  for (const option of options) {
+    if ((TOT_UNITS as readonly string[]).includes(option)) tot.unit = option as TotOptions["unit"];
+    else if (/^cut[1-9]\d*$/.test(option)) cut = Number(option.slice(3));
+    else notAVariant(name, ` (tot has no option "${option}")`);
+  }
+  return { tot, cut };
+}
+
+/** How deep a variant retrieves and how much it keeps; the evaluation's defaults are REBEL's. */
+export type VariantSettings = {
+  /** Passages retrieved ahead of a rerank. Default 10. */
+  topK?: number;
+  /** Passages the answer is given. Default 3. */
+  keep?: number;
+  /**
+   * `none` retrieves `topK` and keeps `keep` (a ranking to score as deep as
+   * the others'), instead of retrieving just `keep`.
+   */
+  rankAll?: boolean;
+};
+
 /**
- * The pipeline a variant name stands for: hybrid retrieval, then the named
- * rerank strategy (top 10 → 3), with `+fusion` adding four query variations.
+ * The pipeline a variant name stands for: `<strategy>[:option...][@mode][+fusion]`.
+ * Hybrid retrieval unless `@sparse` (BM25) or `@dense`; the named rerank
+ * strategy over the top 10, keeping 3 (ToT keeps every survivor unless
+ * `tot:cut<n>`); `+fusion` adds four query variations (RAG-Fusion).
  *
  * @example
  * variantPipeline("one-turn+fusion", "docs").retrieval; // {mode: "hybrid", top_k: 10, fusion: 4}
+ * variantPipeline("item:A_r@sparse", "docs").rerank?.item?.variant; // "A_r"
  */
-export function variantPipeline(name: string, namespace: string): Pipeline {
-  const [base, suffix, ...rest] = name.trim().split("+");
-  if (
-    !BASE_VARIANTS.includes(base as BaseVariant) || rest.length > 0 ||
-    (suffix !== undefined && suffix !== "fusion")
-  ) {
-    throw new InvalidRequestError(
-      `variants: "${name}" is not a variant; use ${
-        BASE_VARIANTS.join(", ")
-      }, each optionally +fusion`,
-    );
-  }
+export function variantPipeline(
+  name: string,
+  namespace: string,
+  settings: VariantSettings = {},
+): Pipeline {
+  const [head = "", suffix, ...rest] = name.trim().split("+");
+  if (rest.length > 0 || (suffix !== undefined && suffix !== "fusion")) notAVariant(name);
+  const [spec = "", mode = "hybrid", ...extra] = head.split("@");
+  if (extra.length > 0 || !(VARIANT_MODES as readonly string[]).includes(mode)) notAVariant(name);
+  const [base, ...options] = spec.split(":");
+  if (!BASE_VARIANTS.includes(base as BaseVariant)) notAVariant(name);
   const strategy = base as BaseVariant;
-  const fusion = suffix === "fusion" ? FUSION_VARIATIONS : 0;
-  if (strategy === "none") {
-    return {
-      retrieval: { mode: "hybrid", top_k: TOP_N, fusion },
-      namespace,
-      sequential: false,
-    };
+  if (options.length > 0 && strategy !== "item" && strategy !== "tot") {
+    notAVariant(name, " (only item and tot take options)");
   }
+  const topK = settings.topK ?? RERANK_TOP_K;
+  const keep = settings.keep ?? TOP_N;
+  const fusion = suffix === "fusion" ? FUSION_VARIATIONS : 0;
+  const retrieval = { mode: mode as SearchMode, fusion };
+  if (strategy === "none" && !settings.rankAll) {
+    return { retrieval: { ...retrieval, top_k: keep }, namespace, sequential: false };
+  }
+  const tot = strategy === "tot" ? totOptionsOf(options, name) : undefined;
   return {
-    retrieval: { mode: "hybrid", top_k: RERANK_TOP_K, fusion },
-    rerank: { strategy, top_n: TOP_N, batch_size: DEFAULT_BATCH_SIZE, explain: false },
+    retrieval: { ...retrieval, top_k: topK },
+    rerank: {
+      strategy,
+      // ToT-RAG keeps every survivor of its tree (paper 003 §3.3) unless a cut is asked for.
+      top_n: tot ? tot.cut ?? topK : keep,
+      batch_size: DEFAULT_BATCH_SIZE,
+      explain: false,
+      ...(strategy === "item" ? { item: itemOptionsOf(options, name) } : {}),
+      ...(tot ? { tot: tot.tot } : {}),
+    },
     namespace,
     sequential: false,
   };

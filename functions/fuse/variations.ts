@@ -6,6 +6,7 @@ import { sha256Hex } from "../../shared/hash.ts";
 import { completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";
 import { promptTag, renderTemplate } from "../../shared/llm/prompt.ts";
+import { readVariations } from "./read-variations.ts";
 
 const variationsSchema = z.object({ queries: z.array(z.string()) });
 
@@ -80,12 +81,12 @@ export async function generateQueryVariations(
       schema: variationsSchema,
       schemaName: "query_variations",
     });
-    candidates = reply.object?.queries ?? [];
+    // A provider that ignores the JSON format still wrote queries: read them from its lines.
+    candidates = reply.object?.queries ?? readVariations(reply.text);
     usage = reply.usage;
   } else {
     const reply = await completeText(deps.llm, request);
-    // Only numbered or bulleted lines: prose around them is not a query.
-    candidates = reply.text.split("\n").filter((line) => /^\s*(?:\d+[.)]|[-*•])\s+\S/.test(line));
+    candidates = readVariations(reply.text);
     usage = reply.usage;
   }
   const queries = cleanVariations(candidates, query, count);

@@ -2,11 +2,12 @@ import { z } from "zod";
 import { judgeAnswerPrompt } from "../../prompts/judge-answer.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { askJudge } from "./ask.ts";
+import { askJudgeReadably } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine, renderJudgedDocuments } from "./render.ts";
 import { addUsage, NO_USAGE } from "./usage.ts";
-import { clampGrade, lastJsonObject } from "./parse.ts";
+import { ANSWER_SCALE, clampGrade, lastJsonObject } from "./parse.ts";
+import { readLabelledScore } from "../../shared/llm/read-score.ts";
 import { judgeRetrieval } from "./retrieval.ts";
 import type {
   AnswerEvaluation,
@@ -27,13 +28,16 @@ export type AnswerInput = {
 };
 
 const grade = z.unknown().transform((value) => clampGrade(value, 2)).pipe(z.number());
-const scoresSchema = z.object({
+const lowerKeys = z.record(z.string(), z.unknown()).transform((object) =>
+  Object.fromEntries(Object.entries(object).map(([key, value]) => [key.toLowerCase(), value]))
+);
+const scoresSchema = lowerKeys.pipe(z.object({
   relevance: grade,
   accuracy: grade,
   completeness: grade,
   precision: grade,
   reasoning: z.unknown().optional(),
-});
+}));
 const responseSchema = z.object({
   reasoning: z.string(),
   relevance: z.number(),
@@ -42,21 +46,39 @@ const responseSchema = z.object({
   precision: z.number(),
 });
 
+const KEYS = ["relevance", "accuracy", "completeness", "precision"] as const;
+
 /**
- * Scores from a reply: the last JSON object with all four keys, each
- * rounded and clamped to 0-2; the reasoning is its `reasoning` field or the
- * text before it.
+ * Scores from a reply: the last JSON object with all four keys (any case),
+ * each rounded and clamped to 0-2, its reasoning the `reasoning` field or
+ * the text before it; else one labelled line per key (`Accuracy: 1`,
+ * `**Accuracy:** 1/2`, a table row), each a whole 0-2, the reasoning the
+ * text's other lines. A key missing or out of range is no scores at all.
  */
 export function readAnswerReply(
   text: string,
 ): { scores: AnswerScores; reasoning: string } | undefined {
   const found = lastJsonObject(text, scoresSchema);
-  if (!found) return undefined;
-  const { reasoning, ...scores } = found.value;
-  return {
-    scores,
-    reasoning: typeof reasoning === "string" ? reasoning.trim() : text.slice(0, found.start).trim(),
-  };
+  if (found) {
+    const { reasoning, ...scores } = found.value;
+    return {
+      scores,
+      reasoning: typeof reasoning === "string"
+        ? reasoning.trim()
+        : text.slice(0, found.start).trim(),
+    };
+  }
+  const scores: Partial<AnswerScores> = {};
+  for (const key of KEYS) {
+    const value = readLabelledScore(text, [key], ANSWER_SCALE);
+    if (value === undefined) return undefined;
+    scores[key] = value;
+  }
+  const labelled = new RegExp(`^[\\W_]*(?:${KEYS.join("|")})\\b`, "i");
+  const reasoning = text.split(/\r?\n/).filter((line) =>
+    !labelled.test(line) && !/^\s*\|?[\s|:-]*$/.test(line) && !/^\s*\|\s*criterion/i.test(line)
+  ).join("\n").trim();
+  return { scores: scores as AnswerScores, reasoning };
 }
 
 /**
@@ -81,7 +103,9 @@ export async function relevantDocuments(
   const byIndex = new Map(judged.judgments.map((judgment) => [judgment.index, judgment]));
   const kept = documents.flatMap((document, index) => {
     const judgment = byIndex.get(index);
-    return judgment && judgment.score >= threshold ? [{ document, index, judgment }] : [];
+    return judgment && judgment.score !== null && judgment.score >= threshold
+      ? [{ document, index, judgment }]
+      : [];
   });
   return { rendered: renderJudgedDocuments(kept), degraded: judged.degraded, usage: judged.usage };
 }
@@ -89,7 +113,8 @@ export async function relevantDocuments(
 /**
  * RAGElo's pointwise answer evaluator: relevance, accuracy, completeness and
  * precision, each 0-2, with the documents judged relevant in the prompt.
- * A reply without usable scores gives zeros, marked degraded.
+ * A reply without readable scores is retried once with a correction; still
+ * unreadable, `scores` is null, marked degraded.
  */
 export async function judgeAnswer(
   deps: Pick<Deps, "judge" | "cache">,
@@ -106,16 +131,15 @@ export async function judgeAnswer(
   });
   const key = await judgeCacheKey(prompt, judge, [user]);
   const judged = await cachedJudgment(deps.cache, key, async () => {
-    const reply = await askJudge(judge, prompt, user, {
+    const reply = await askJudgeReadably(judge, prompt, user, {
       schema: z.unknown(),
       responseSchema,
       schemaName: "answer_evaluation",
       signal,
-    });
-    const read = readAnswerReply(reply.text);
-    return read ? { ...read, degraded: false, usage: reply.usage } : {
-      scores: { relevance: 0, accuracy: 0, completeness: 0, precision: 0 },
-      reasoning: "The judge's reply held no valid scores.",
+    }, (text) => readAnswerReply(text));
+    return reply.read ? { ...reply.read, degraded: false, usage: reply.usage } : {
+      scores: null,
+      reasoning: "The judge's reply held no readable scores, even after a correction.",
       degraded: true,
       usage: reply.usage,
     };

@@ -1,5 +1,10 @@
 import type { z } from "zod";
-import { completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
+import {
+  type ChatRequest,
+  completeObject,
+  completeText,
+  type TokenUsage,
+} from "../../shared/llm/chat.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";
 import { type PromptTemplate, renderTemplate } from "../../shared/llm/prompt.ts";
 
@@ -21,6 +26,7 @@ export async function askJudge<T>(
     responseSchema: z.ZodType;
     schemaName: string;
     signal: AbortSignal | undefined;
+    followUp?: ChatRequest["followUp"];
   },
 ): Promise<{ text: string; object: T | undefined; usage: TokenUsage }> {
   const request = {
@@ -30,9 +36,64 @@ export async function askJudge<T>(
     }),
     user,
     signal: options.signal,
+    followUp: options.followUp,
   };
   if (!judge.structuredOutputs) {
     return { ...(await completeText(judge, request)), object: undefined };
   }
-  return await completeObject(judge, { ...request, ...options });
+  const { followUp: _, ...objectOptions } = options;
+  return await completeObject(judge, { ...request, ...objectOptions });
 }
+
+/** What comes of a judge's call once read: the value, or none after the one retry. */
+export type ReadReply<R> = {
+  read: R | undefined;
+  text: string;
+  usage: TokenUsage;
+  /** True when the first reply was unreadable and a correction was sent. */
+  retried: boolean;
+};
+
+/**
+ * One judge call read with `read`; when the reply is unreadable, one more
+ * turn says what format was expected (the prompt's own format text) and the
+ * second reply is read the same way. Both calls' tokens are counted.
+ * `read` undefined after that is the caller's degraded judgment.
+ */
+export async function askJudgeReadably<T, R>(
+  judge: LlmContext,
+  prompt: JudgePrompt,
+  user: string,
+  options: {
+    schema: z.ZodType<T>;
+    responseSchema: z.ZodType;
+    schemaName: string;
+    signal: AbortSignal | undefined;
+  },
+  read: (text: string, object: T | undefined) => R | undefined,
+): Promise<ReadReply<R>> {
+  const first = await askJudge(judge, prompt, user, options);
+  const firstRead = read(first.text, first.object);
+  if (firstRead !== undefined) {
+    return { read: firstRead, text: first.text, usage: first.usage, retried: false };
+  }
+  const format = judge.structuredOutputs ? prompt.formatJson : prompt.formatText;
+  const followUp = [
+    { role: "assistant" as const, content: first.text.slice(0, 4_000) },
+    { role: "user" as const, content: `${CORRECTION}\n${format}` },
+  ];
+  const second = await askJudge(judge, prompt, user, { ...options, followUp });
+  return {
+    read: read(second.text, second.object),
+    text: second.text,
+    usage: {
+      tokens_in: first.usage.tokens_in + second.usage.tokens_in,
+      tokens_out: first.usage.tokens_out + second.usage.tokens_out,
+    },
+    retried: true,
+  };
+}
+
+/** The correction turn's opening: short, and saying only what went wrong. */
+export const CORRECTION =
+  "I could not read a judgment from your reply. Answer again, in exactly this format:";

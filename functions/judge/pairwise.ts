@@ -4,11 +4,12 @@ import type { TokenUsage } from "../../shared/llm/chat.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
 import { relevantDocuments } from "./answer.ts";
-import { askJudge } from "./ask.ts";
+import { askJudgeReadably } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine } from "./render.ts";
 import { addUsage } from "./usage.ts";
-import { parseVerdictToken, parseVerdictValue, swapVerdict } from "./parse.ts";
+import { parseVerdictValue, swapVerdict } from "./parse.ts";
+import { readVerdictText } from "./read-verdict.ts";
 import type {
   JudgeDocument,
   PairwiseEvaluation,
@@ -48,7 +49,7 @@ export function readPairwiseReply(
       reasoning: typeof object?.reasoning === "string" ? object.reasoning.trim() : "",
     };
   }
-  return { verdict: parseVerdictToken(text), reasoning: text.trim() };
+  return { verdict: readVerdictText(text), reasoning: text.trim() };
 }
 
 /** One order of one game, as the judge sees it: `first` is Assistant A. */
@@ -67,14 +68,21 @@ async function playOrder(
   });
   const key = await judgeCacheKey(prompt, judge, [user]);
   return await cachedJudgment(deps.cache, key, async () => {
-    const reply = await askJudge(judge, prompt, user, {
+    const reply = await askJudgeReadably(judge, prompt, user, {
       schema: z.object({ verdict: z.unknown(), reasoning: z.unknown() }).partial(),
       responseSchema,
       schemaName: "pairwise_verdict",
       signal,
+    }, (text, object) => {
+      const read = readPairwiseReply(text, object);
+      return read.verdict ? read : undefined;
     });
-    const read = readPairwiseReply(reply.text, reply.object);
-    return { ...read, degraded: read.verdict === undefined, usage: reply.usage };
+    return reply.read ? { ...reply.read, degraded: false, usage: reply.usage } : {
+      verdict: undefined,
+      reasoning: reply.text.trim(),
+      degraded: true,
+      usage: reply.usage,
+    };
   });
 }
 
@@ -86,8 +94,10 @@ export function combineVerdicts(first: Verdict, swapped: Verdict) {
 /**
  * RAGElo's pairwise judge, played in both orders at once to cancel position
  * bias: the second verdict is mapped back to the original labels; the same
- * winner twice wins, anything else is a tie (C). A reply with no verdict
- * counts as C, marked degraded; if both orders fail the error is thrown.
+ * winner twice wins, a disagreement is a tie (C). An order whose reply has
+ * no readable verdict (after one correction) or whose call failed has a
+ * null verdict, and the game a null winner, marked degraded: no game, never
+ * a tie. If both orders fail the error is thrown.
  */
 export async function judgePairwise(
   deps: Pick<Deps, "judge" | "cache">,
@@ -112,9 +122,13 @@ export async function judgePairwise(
   });
   const first = inOrder.status === "fulfilled" ? inOrder.value : failed();
   const second = swapped.status === "fulfilled" ? swapped.value : failed();
-  const verdicts: [Verdict, Verdict] = [first.verdict ?? "C", swapVerdict(second.verdict ?? "C")];
+  const verdicts: [Verdict | null, Verdict | null] = [
+    first.verdict ?? null,
+    second.verdict ? swapVerdict(second.verdict) : null,
+  ];
+  const [inA, inB] = verdicts;
   return {
-    ...combineVerdicts(...verdicts),
+    ...(inA && inB ? combineVerdicts(inA, inB) : { winner: null, orders_disagree: false }),
     verdicts,
     reasoning: `Answer A shown first: ${first.reasoning || "(no reasoning)"}\n\n` +
       `Answer B shown first (the judge saw it as Assistant A): ${

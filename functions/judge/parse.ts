@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { extractJsonObject } from "../../shared/llm/json.ts";
+import type { ScoreScale } from "../../shared/llm/read-score.ts";
 import type { Verdict } from "../../shared/judge/types.ts";
 
 /**
@@ -7,6 +8,21 @@ import type { Verdict } from "../../shared/judge/types.ts";
  * answer, repeat the format in their reasoning, and bold or quote numbers.
  * Every parser here returns `undefined` rather than guess.
  */
+
+/** RAGElo's retrieval grade as models write it: `2`, `**Relevance:** 2`, `very relevant`. */
+export const RETRIEVAL_SCALE: ScoreScale = {
+  max: 2,
+  integer: true,
+  labels: ["relevance", "relevancy", "grade"],
+  words: [
+    [/^(?:very|highly|fully|completely)\s+relevant$/i, 2],
+    [/^(?:somewhat|partially|partly|moderately)\s+relevant$/i, 1],
+    [/^(?:not\s+(?:at\s+all\s+)?relevant|irrelevant)$/i, 0],
+  ],
+};
+
+/** The pointwise answer judge's four scores, each a whole 0-2. */
+export const ANSWER_SCALE: ScoreScale = { max: 2, integer: true };
 
 /** A whole number in 0..max (`2`, `"2"`, `2.0`); anything else is not a grade. */
 export function parseGrade(value: unknown, max: number): number | undefined {
@@ -25,25 +41,6 @@ export function clampGrade(value: unknown, max: number): number | undefined {
 
 const SCORE_LINE =
   /^[\s>*_#`-]*(?:[a-z]+\s+)?score\s*[*_`]*\s*[:=][\s*_`"']*(\d+(?:\.\d+)?)(?:\s*\/\s*(\d+))?[*_`"'.)]*\s*$/i;
-
-/**
- * The grade on the last valid score line (`Score: 2`, `**Final score:** 1`,
- * `Score: 2/2`): a line holding only the label and a whole number in
- * 0..max. Lines that do not parse, or hold a number out of range or a
- * fraction of another scale, are skipped, so an earlier valid line stands.
- *
- * @example
- * parseScoreLine("Score: 1\nOn reflection it answers fully.\nScore: 2", 2); // 2
- */
-export function parseScoreLine(text: string, max: number): number | undefined {
-  let grade: number | undefined;
-  for (const line of text.split(/\r?\n/)) {
-    const match = SCORE_LINE.exec(line);
-    if (!match || (match[2] !== undefined && Number(match[2]) !== max)) continue;
-    grade = parseGrade(Number(match[1]), max) ?? grade;
-  }
-  return grade;
-}
 
 /** The text without its score lines: the model's reason. */
 export function withoutScoreLines(text: string): string {

@@ -42,7 +42,7 @@ export function renderJudgedDocuments(
       text: neutralizeJudgeText(document.text),
     }])
       .replace(/^Document 1:/, `Document ${index + 1}:`);
-    return judgment
+    return judgment && judgment.score !== null
       ? `${block}\nRelevance note: ${GRADE_LABELS[judgment.score]}. ${oneLine(judgment.reason)}`
       : block;
   }).join("\n\n");

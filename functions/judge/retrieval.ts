@@ -4,11 +4,13 @@ import { mapSettled } from "../../shared/concurrency.ts";
 import type { TokenUsage } from "../../shared/llm/chat.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { askJudge } from "./ask.ts";
+import { askJudgeReadably } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { oneLine, renderJudgedDocuments } from "./render.ts";
 import { addUsage } from "./usage.ts";
-import { parseGrade, parseScoreLine, withoutScoreLines } from "./parse.ts";
+import { retrievalPrecision } from "../../shared/judge/precision.ts";
+import { parseGrade, RETRIEVAL_SCALE, withoutScoreLines } from "./parse.ts";
+import { readScore } from "../../shared/llm/read-score.ts";
 import type {
   JudgeDocument,
   RelevanceGrade,
@@ -22,7 +24,17 @@ const MAX_REASON_CHARS = 500;
 
 const replySchema = z.object({ reason: z.string(), score: z.number() });
 
-type Graded = { score: RelevanceGrade; reason: string; degraded: boolean; usage: TokenUsage };
+type Graded = {
+  score: RelevanceGrade | null;
+  reason: string;
+  degraded: boolean;
+  usage: TokenUsage;
+};
+
+/** Why a judgment has no score: said in its `reason`. */
+export const UNREADABLE_REASON =
+  "The judge's reply held no readable score, even after a correction: left out of precision.";
+const UNREACHABLE_REASON = "The judge could not be reached: left out of precision.";
 
 /** The grade and reason from a reply; structured replies fall back to the text format. */
 export function readRetrievalReply(
@@ -30,7 +42,7 @@ export function readRetrievalReply(
   object: { reason?: unknown; score?: unknown } | undefined,
 ): { score: RelevanceGrade; reason: string } | undefined {
   const structured = parseGrade(object?.score, 2);
-  const score = structured ?? parseScoreLine(text, 2);
+  const score = structured ?? readScore(text, RETRIEVAL_SCALE);
   if (score === undefined) return undefined;
   const reason = structured !== undefined && typeof object?.reason === "string"
     ? object.reason
@@ -50,16 +62,15 @@ async function gradeDocument(
     document: renderJudgedDocuments([{ document, index: 0 }]),
     query: oneLine(query),
   });
-  const reply = await askJudge(judge, prompt, user, {
+  const reply = await askJudgeReadably(judge, prompt, user, {
     schema: z.object({ reason: z.unknown(), score: z.unknown() }).partial(),
     responseSchema: replySchema,
     schemaName: "retrieval_judgment",
     signal,
-  });
-  const read = readRetrievalReply(reply.text, reply.object);
-  return read ? { ...read, degraded: false, usage: reply.usage } : {
-    score: 0,
-    reason: "The judge's reply held no valid score.",
+  }, readRetrievalReply);
+  return reply.read ? { ...reply.read, degraded: false, usage: reply.usage } : {
+    score: null,
+    reason: UNREADABLE_REASON,
     degraded: true,
     usage: reply.usage,
   };
@@ -68,9 +79,11 @@ async function gradeDocument(
 /**
  * RAGElo's retrieval evaluator: each document graded 0/1/2 with a reason, one
  * call per document, cached per judge prompt, model, query and document. A
- * document whose call fails or whose reply does not parse scores 0, marked
- * degraded; only when every call fails does the error reach the caller.
- * `precision` is REBEL's retrieval precision: the share graded 1 or 2.
+ * document whose call fails or whose reply stays unreadable after one
+ * correction has `score: null`, marked degraded; only when every call fails
+ * does the error reach the caller. `precision` is REBEL's retrieval
+ * precision: the share graded 1 or 2 among the documents with a grade
+ * (`excluded` counts the others; null when none has one).
  */
 export async function judgeRetrieval(
   deps: Pick<Deps, "judge" | "cache">,
@@ -102,7 +115,7 @@ export async function judgeRetrieval(
   const judgments: RetrievalJudgment[] = keys.map((key, index) => {
     const outcome = byKey.get(key)!;
     if (outcome.status === "rejected") {
-      return { index, score: 0, reason: "The judge could not be reached.", degraded: true };
+      return { index, score: null, reason: UNREACHABLE_REASON, degraded: true };
     }
     const { score, reason, degraded } = outcome.value;
     return { index, score, reason, ...(degraded ? { degraded: true as const } : {}) };
@@ -112,9 +125,7 @@ export async function judgeRetrieval(
   );
   return {
     judgments,
-    precision: judgments.length === 0
-      ? 0
-      : judgments.filter((judgment) => judgment.score >= 1).length / judgments.length,
+    ...retrievalPrecision(judgments),
     degraded: judgments.some((judgment) => judgment.degraded),
     usage: addUsage(...usages),
   };

@@ -2,14 +2,30 @@ import { z } from "zod";
 import { judgeSimilarityPrompt } from "../../prompts/judge-similarity.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
 import type { Deps } from "../../shared/runtime.ts";
-import { askJudge } from "./ask.ts";
+import { askJudgeReadably } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine } from "./render.ts";
-import { parseGrade, parseScoreLine, withoutScoreLines } from "./parse.ts";
+import { withoutScoreLines } from "./parse.ts";
+import { readScore, type ScoreScale } from "../../shared/llm/read-score.ts";
 import type { SimilarityEvaluation } from "../../shared/judge/types.ts";
 
 export const SIMILARITY_MAX = 5;
 const MAX_REASON_CHARS = 1000;
+/** 0-5, halves and other decimals kept: `Score: 4.5` is 4.5. */
+export const SIMILARITY_SCORE_SCALE: ScoreScale = {
+  max: SIMILARITY_MAX,
+  integer: false,
+  labels: ["similarity"],
+};
+
+function structuredScore(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 &&
+      value <= SIMILARITY_MAX
+    ? value
+    : typeof value === "string"
+    ? readScore(value, SIMILARITY_SCORE_SCALE)
+    : undefined;
+}
 
 const responseSchema = z.object({ reason: z.string(), score: z.number() });
 
@@ -18,8 +34,8 @@ export function readSimilarityReply(
   text: string,
   object: { reason?: unknown; score?: unknown } | undefined,
 ): { score: number; reason: string } | undefined {
-  const structured = parseGrade(object?.score, SIMILARITY_MAX);
-  const score = structured ?? parseScoreLine(text, SIMILARITY_MAX);
+  const structured = structuredScore(object?.score);
+  const score = structured ?? readScore(text, SIMILARITY_SCORE_SCALE);
   if (score === undefined) return undefined;
   const reason = structured !== undefined && typeof object?.reason === "string"
     ? object.reason
@@ -29,7 +45,8 @@ export function readSimilarityReply(
 
 /**
  * REBEL's answer similarity: how closely an answer conveys a reference
- * answer's meaning, 0-5. A reply without a valid score gives 0, degraded.
+ * answer's meaning, 0-5. A reply without a readable score is retried once
+ * with a correction; still unreadable, the score is null, degraded.
  */
 export async function answerSimilarity(
   deps: Pick<Deps, "judge" | "cache">,
@@ -45,16 +62,15 @@ export async function answerSimilarity(
   });
   const key = await judgeCacheKey(prompt, judge, [user]);
   return await cachedJudgment(deps.cache, key, async () => {
-    const reply = await askJudge(judge, prompt, user, {
+    const reply = await askJudgeReadably(judge, prompt, user, {
       schema: z.object({ reason: z.unknown(), score: z.unknown() }).partial(),
       responseSchema,
       schemaName: "answer_similarity",
       signal,
-    });
-    const read = readSimilarityReply(reply.text, reply.object);
-    return read ? { ...read, degraded: false, usage: reply.usage } : {
-      score: 0,
-      reason: "The judge's reply held no valid score.",
+    }, readSimilarityReply);
+    return reply.read ? { ...reply.read, degraded: false, usage: reply.usage } : {
+      score: null,
+      reason: "The judge's reply held no readable score, even after a correction.",
       degraded: true,
       usage: reply.usage,
     };

@@ -4,7 +4,8 @@ import { ELO_DEFAULTS, eloTournament } from "../../shared/metrics/elo.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson } from "../../shared/http/validate.ts";
-import { blandAltman, kendallTauB, spearmanRho } from "../../shared/metrics/agreement.ts";
+import { blandAltman } from "../../shared/metrics/agreement.ts";
+import { kendallTauBTest, spearmanRhoTest } from "../../shared/metrics/significance.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { agreementResponseSchema, tournamentResponseSchema } from "./responses.ts";
 
@@ -33,7 +34,10 @@ const agentSchema = z.string({ error: "must be an agent name (a string)" })
 const gameSchema = z.strictObject({
   a: agentSchema,
   b: agentSchema,
-  winner: z.enum(["A", "B", "C"], { error: 'must be "A", "B" or "C" (a tie)' }),
+  winner: z.enum(["A", "B", "C"], { error: 'must be "A", "B" or "C" (a tie), or null' }).nullable()
+    .meta({
+      description: "null: an unreadable verdict (as /v1/judge/pairwise returns it), left out",
+    }),
 }, { error: "must be a game {a, b, winner}" }).refine((game) => game.a !== game.b, {
   path: ["b"],
   error: "must differ from a: an agent cannot play itself",
@@ -66,8 +70,8 @@ const tournamentSchema = z.strictObject({
     .default(ELO_DEFAULTS.confidence),
 });
 
-const scoresSchema = z.array(z.number({ error: "must be a number" }), {
-  error: "must be an array of numbers",
+const scoresSchema = z.array(z.number({ error: "must be a number or null" }).nullable(), {
+  error: "must be an array of numbers (null for a judgment with no score)",
 })
   .min(2, { error: "must hold at least 2 values" })
   .max(L.agreementValues, { error: `must hold at most ${L.agreementValues} values` });
@@ -109,7 +113,12 @@ export function mountJudgeStats(app: Hono<AppEnv>): void {
         throw new InvalidRequestError(`games: must involve at most ${L.agents} distinct agents`);
       }
       const { games, ...options } = body;
-      return c.json(eloTournament(games, options));
+      // An unreadable game is no game: left out, never a tie, and counted.
+      const played = games.flatMap(({ a, b, winner }) => winner ? [{ a, b, winner }] : []);
+      return c.json({
+        ...eloTournament(played, options),
+        excluded: games.length - played.length,
+      });
     },
   );
 
@@ -119,14 +128,27 @@ export function mountJudgeStats(app: Hono<AppEnv>): void {
       tag: "judge",
       summary: "A judge against people: Kendall tau-b, Spearman rho, Bland-Altman",
       description: "Tau-b with ties corrected, Spearman on average ranks, bias = mean(x − y) " +
-        "± 1.96 · sample sd; null, with a note, where a rank correlation is undefined.",
+        "± 1.96 · sample sd; null, with a note, where a rank correlation is undefined. " +
+        "`p_values` are two-sided, as SciPy's kendalltau (exact without ties up to 33 pairs, " +
+        "else the tie-corrected normal approximation) and spearmanr (t on n − 2 degrees of freedom).",
       body: agreementSchema,
       responses: { 200: json("The agreement", agreementResponseSchema) },
     }),
     async (c) => {
-      const { x, y } = await readJson(c, agreementSchema, { maxBytes: L.bodyBytes });
-      const kendall = kendallTauB(x, y);
-      const spearman = spearmanRho(x, y);
+      const body = await readJson(c, agreementSchema, { maxBytes: L.bodyBytes });
+      // A pair with a null (a judgment with no score) is left out, and counted.
+      const pairs = body.x.flatMap((value, i) => {
+        const other = body.y[i];
+        return value === null || other === null || other === undefined ? [] : [[value, other]];
+      });
+      if (pairs.length < 2) {
+        throw new InvalidRequestError("y: at least 2 pairs must have both values (not null)");
+      }
+      const x = pairs.map(([value]) => value!);
+      const y = pairs.map(([, value]) => value!);
+      const kendall = kendallTauBTest(x, y);
+      const spearman = spearmanRhoTest(x, y);
+      const orNull = (value: number) => Number.isNaN(value) ? null : value;
       // JSON has no NaN: an undefined correlation is null, and `notes` says why.
       const constant = (["x", "y"] as const).filter((name) => isConstant({ x, y }[name]));
       const notes = constant.length === 0 ? [] : [
@@ -134,10 +156,15 @@ export function mountJudgeStats(app: Hono<AppEnv>): void {
         `${constant.length === 1 ? "is" : "are"} constant, so a rank correlation is undefined`,
       ];
       return c.json({
-        kendall_tau_b: Number.isNaN(kendall) ? null : kendall,
-        spearman_rho: Number.isNaN(spearman) ? null : spearman,
+        kendall_tau_b: orNull(kendall.statistic),
+        spearman_rho: orNull(spearman.statistic),
+        p_values: {
+          kendall_tau_b: orNull(kendall.p_value),
+          spearman_rho: orNull(spearman.p_value),
+        },
         bland_altman: blandAltman(x, y),
         notes,
+        excluded: body.x.length - pairs.length,
       });
     },
   );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readQuestions } from "./read-questions.ts";
 import { syntheticQueriesPrompt } from "../../prompts/synthetic-queries.ts";
 import { mapSettled } from "../../shared/concurrency.ts";
 import { completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
@@ -77,12 +78,12 @@ async function writeQuestions(
         schema: z.object({ questions: z.array(z.string()) }),
         schemaName: "synthetic_queries",
       });
-      candidates = reply.object?.questions ?? [];
+      // A provider that ignores the JSON format still wrote questions: read its lines.
+      candidates = reply.object?.questions ?? readQuestions(reply.text);
       usage = reply.usage;
     } else {
       const reply = await completeText(llm, request);
-      // Only numbered or bulleted lines: prose around them is not a question.
-      candidates = reply.text.split("\n").filter((line) => /^\s*(?:\d+[.)]|[-*•])\s+\S/.test(line));
+      candidates = readQuestions(reply.text);
       usage = reply.usage;
     }
     const questions = cleanQuestions(candidates).slice(0, count);

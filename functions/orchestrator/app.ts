@@ -39,7 +39,8 @@ export const pipelineSchema = z.strictObject({
     strategy: z.enum(RERANK_STRATEGIES as [RerankStrategy, ...RerankStrategy[]], {
       error: `must be one of ${RERANK_STRATEGIES.join(", ")}`,
     }),
-    top_n: z.number().int().min(1).max(LIMITS.topK).default(3),
+    /** Default 3 (REBEL's keep-3); strategy tot keeps every survivor unless a cut is asked for. */
+    top_n: z.number().int().min(1).max(LIMITS.topK).optional(),
     batch_size: z.number().int().min(1).max(LIMITS.rerankBatchSize).default(DEFAULT_BATCH_SIZE),
     explain: z.boolean().default(false),
     /** Default 0.5 per criterion (REBEL); `"rubric"`: a generated rubric's own weights. */
@@ -82,9 +83,12 @@ export const pipelineSchema = z.strictObject({
   filter: metadataFilterSchema.optional(),
   /** Runs every step one after another: a baseline for measuring the concurrent pipeline. */
   sequential: z.boolean().default(false),
-}).transform(({ retrieval, ...pipeline }) => ({
+}).transform(({ retrieval, rerank, ...pipeline }) => ({
   ...pipeline,
-  retrieval: { ...retrieval, top_k: retrieval.top_k ?? (pipeline.rerank ? 10 : 5) },
+  retrieval: { ...retrieval, top_k: retrieval.top_k ?? (rerank ? 10 : 5) },
+  // ToT-RAG keeps what passes both levels' thresholds (paper 003 §3.3): no cut of its own.
+  rerank: rerank &&
+    { ...rerank, top_n: rerank.top_n ?? (rerank.strategy === "tot" ? LIMITS.topK : 3) },
 }));
 
 const querySchemaBody = z.strictObject({

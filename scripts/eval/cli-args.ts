@@ -16,7 +16,20 @@ export const USAGE = `Usage: deno task eval --dataset <dir|questions.jsonl> [opt
   --concurrency <n>         questions in flight (default 2)
   --repeat <n>              runs per question (default 1; REBEL ran 10): each run after the
                             first asks the model again, and the intervals cover all runs
-  --history <file>          run history (default <parent of --out>/eval-history.json)`;
+  --history <file>          run history (default <parent of --out>/eval-history.json)
+
+A BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv) runs the ranking grid instead:
+  --strategies <list>       none, relevance, one-turn, two-turn, two-turn-relevance,
+                            item[:A_s|AR_s|A_r][:explicit|implicit][:listwise|pointwise][:top5],
+                            tot[:passage|sentence][:cut<n>] (default: none, relevance, one-turn,
+                            two-turn, item:AR_s, item:A_s, item:A_r, tot)
+  --modes <list>            sparse, dense, hybrid, each optionally +fusion (default all six)
+  --split <name>            which qrels/<name>.tsv judges (default test)
+  --top-k <n>               passages retrieved and reranked per query (default 10)
+  --keep <n>                passages the answer is given (default --top-k: the whole reranked
+                            list; 3 is REBEL's setup)
+  --max-documents <n>       refuse a corpus larger than this (default 100000)
+  --limit, --out and --namespace as above; the table also goes to <out>/beir-report.json`;
 
 export type CliOptions = {
   dataset: string;
@@ -29,6 +42,13 @@ export type CliOptions = {
   concurrency?: number;
   repeat?: number;
   history?: string;
+  /** The BEIR grid's options (ignored for a questions dataset). */
+  strategies?: string;
+  modes?: string;
+  split?: string;
+  topK?: number;
+  keep?: number;
+  maxDocuments?: number;
 };
 
 function positive(name: string, value: string | undefined): number | undefined {
@@ -59,6 +79,12 @@ export function parseCliArgs(args: string[], base: string): CliOptions | "help" 
       concurrency: { type: "string" },
       repeat: { type: "string" },
       history: { type: "string" },
+      strategies: { type: "string" },
+      modes: { type: "string" },
+      split: { type: "string" },
+      "top-k": { type: "string" },
+      keep: { type: "string" },
+      "max-documents": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -69,6 +95,13 @@ export function parseCliArgs(args: string[], base: string): CliOptions | "help" 
   const concurrency = positive("concurrency", values.concurrency);
   const repeat = positive("repeat", values.repeat);
   if (repeat === 0) throw new Error("--repeat must be at least 1");
+  const topK = positive("top-k", values["top-k"]);
+  const keep = positive("keep", values.keep);
+  const maxDocuments = positive("max-documents", values["max-documents"]);
+  for (const [name, value] of [["top-k", topK], ["keep", keep], ["max-documents", maxDocuments]]) {
+    if (value === 0) throw new Error(`--${name} must be at least 1`);
+  }
+  if (topK !== undefined && topK > 100) throw new Error("--top-k must be at most 100");
   return {
     dataset: resolvePath(values.dataset, base),
     variants: values.variants,
@@ -80,6 +113,12 @@ export function parseCliArgs(args: string[], base: string): CliOptions | "help" 
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(repeat !== undefined ? { repeat } : {}),
     ...(values.history ? { history: resolvePath(values.history, base) } : {}),
+    ...(values.strategies ? { strategies: values.strategies } : {}),
+    ...(values.modes ? { modes: values.modes } : {}),
+    ...(values.split ? { split: values.split } : {}),
+    ...(topK !== undefined ? { topK } : {}),
+    ...(keep !== undefined ? { keep } : {}),
+    ...(maxDocuments !== undefined ? { maxDocuments } : {}),
   };
 }
 

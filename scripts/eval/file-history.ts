@@ -1,8 +1,5 @@
-import {
-  historySchema,
-  type HistoryStore,
-  type RunSummary,
-} from "../../functions/evaluate/history.ts";
+import type { HistoryStore } from "../../functions/evaluate/history.ts";
+import { historySchema, type RunSummary } from "../../functions/evaluate/run-summary.ts";
 
 /**
  * Run history as a JSON file (Deno only: the CLI imports it, a Worker never

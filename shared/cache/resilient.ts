@@ -24,14 +24,21 @@ export class ResilientCache {
   readonly store: CacheStore;
   readonly #inflight: Map<string, Promise<unknown>>;
   readonly #report: CacheErrorReporter;
+  /** The key prefixes this view adds: in-flight work is shared only within one key space. */
+  readonly #prefix: string;
 
   constructor(
     store: CacheStore,
-    options: { inflight?: Map<string, Promise<unknown>>; onError?: CacheErrorReporter } = {},
+    options: {
+      inflight?: Map<string, Promise<unknown>>;
+      onError?: CacheErrorReporter;
+      prefix?: string;
+    } = {},
   ) {
     this.store = store;
     this.#inflight = options.inflight ?? new Map();
     this.#report = options.onError ?? logCacheError;
+    this.#prefix = options.prefix ?? "";
   }
 
   /**
@@ -43,6 +50,9 @@ export class ResilientCache {
     return new ResilientCache(prefixedStore(this.store, prefix), {
       inflight: this.#inflight,
       onError: this.#report,
+      // Two key spaces (two tenants, two repeats) computing the same key concurrently
+      // must each compute their own: the in-flight map is keyed as the store is.
+      prefix: this.#prefix + prefix,
     });
   }
 
@@ -72,7 +82,10 @@ export class ResilientCache {
     compute: () => Promise<T>,
     options: { ttlSeconds?: number } = {},
   ): Promise<{ value: T; cached: boolean }> {
-    const pending = this.#inflight.get(key) as Promise<{ value: T; cached: boolean }> | undefined;
+    const inflightKey = this.#prefix + key;
+    const pending = this.#inflight.get(inflightKey) as
+      | Promise<{ value: T; cached: boolean }>
+      | undefined;
     if (pending) return pending;
     const lookup = (async () => {
       const hit = await this.get<T>(key);
@@ -81,11 +94,11 @@ export class ResilientCache {
       await this.set(key, value, options);
       return { value, cached: false };
     })();
-    this.#inflight.set(key, lookup);
+    this.#inflight.set(inflightKey, lookup);
     try {
       return await lookup;
     } finally {
-      this.#inflight.delete(key);
+      this.#inflight.delete(inflightKey);
     }
   }
 }

@@ -13,10 +13,18 @@ export function withoutDemoCorpus(index: VectorIndex): VectorIndex {
  * the index wait on it. A failed load is logged and the call goes on against
  * the index as it is; `ready()` tries again on a later call.
  *
+ * `afterWrite` runs after each write that succeeded, with the namespace and
+ * the documents written (the demo corpus retires when the user's first
+ * document arrives); its failure is logged, never the write's.
+ *
  * @example
  * const index = lazyIndex(deps.index, () => loadDemoCorpus(runtime, deps));
  */
-export function lazyIndex(index: VectorIndex, ready: () => Promise<void>): VectorIndex {
+export function lazyIndex(
+  index: VectorIndex,
+  ready: () => Promise<void>,
+  afterWrite: (namespace: string, docIds: Set<string>) => Promise<void> = () => Promise.resolve(),
+): VectorIndex {
   const loaded = async () => {
     try {
       await ready();
@@ -27,17 +35,37 @@ export function lazyIndex(index: VectorIndex, ready: () => Promise<void>): Vecto
       );
     }
   };
+  const written = async (namespace: string, docIds: Iterable<string>) => {
+    try {
+      await afterWrite(namespace, new Set(docIds));
+    } catch (error) {
+      console.warn("after a write:", error instanceof Error ? error.message : error);
+    }
+  };
   const wrapped: VectorIndex = {
     name: index.name,
-    upsert: async (chunks, options) => (await loaded(), await index.upsert(chunks, options)),
-    replaceDocuments: async (docIds, chunks, options) => (
-      await loaded(), await index.replaceDocuments(docIds, chunks, options)
-    ),
+    upsert: async (chunks, options) => {
+      await loaded();
+      await index.upsert(chunks, options);
+      await written(options.namespace, chunks.map((chunk) => chunk.metadata.doc_id));
+    },
+    replaceDocuments: async (docIds, chunks, options) => {
+      await loaded();
+      await index.replaceDocuments(docIds, chunks, options);
+      await written(options.namespace, [
+        ...docIds,
+        ...chunks.map((chunk) => chunk.metadata.doc_id),
+      ]);
+    },
     query: async (query) => (await loaded(), await index.query(query)),
     deleteDocument: async (docId, options) => (
       await loaded(), await index.deleteDocument(docId, options)
     ),
     count: async (options) => (await loaded(), await index.count(options)),
+    listDocuments: async (options) => (await loaded(), await index.listDocuments(options)),
+    getDocument: async (docId, options) => (
+      await loaded(), await index.getDocument(docId, options)
+    ),
   };
   inner.set(wrapped, index);
   return wrapped;

@@ -33,3 +33,38 @@ export function loadDemoCorpus(owner: object, deps: Deps): Promise<void> {
   }
   return loading;
 }
+
+const retirements = new WeakMap<object, Promise<void>>();
+const DEMO_IDS: ReadonlySet<string> = new Set(DEMO_CORPUS.map((document) => document.id!));
+
+/**
+ * The user's first document in the default namespace retires the demo
+ * corpus there: its pages are deleted (once per runtime), so they never rank
+ * beside the user's own. Writes of demo pages alone (the loader's) do not
+ * count. A later start finds the namespace not empty and loads no demo.
+ */
+export function retireDemoCorpus(
+  owner: object,
+  deps: Deps,
+  namespace: string,
+  docIds: Iterable<string>,
+): Promise<void> {
+  if (!deps.config.demoCorpus || !EMBEDDED_INDEXES.has(deps.index.name)) return Promise.resolve();
+  const written = new Set(docIds);
+  if (namespace !== DEFAULT_NAMESPACE || [...written].every((id) => DEMO_IDS.has(id))) {
+    return Promise.resolve();
+  }
+  let retiring = retirements.get(owner);
+  if (!retiring) {
+    retiring = (async () => {
+      for (const id of DEMO_IDS) {
+        if (!written.has(id)) await deps.index.deleteDocument(id, { namespace });
+      }
+    })().catch((error) => {
+      retirements.delete(owner); // try again on the next write
+      throw error;
+    });
+    retirements.set(owner, retiring);
+  }
+  return retiring;
+}

@@ -1,4 +1,4 @@
-import { SiftError } from "../errors.ts";
+import { IndexDamagedError } from "../errors.ts";
 import { checkpointFrames, CheckpointReader } from "../vector/local/checkpoint.ts";
 import type { IndexLog } from "../vector/local/log.ts";
 import { decodeRecords, encodeRecord, type IndexRecord } from "../vector/local/record.ts";
@@ -89,12 +89,13 @@ export class FileIndexLog implements IndexLog {
       this.#checkpointBytes = size;
       return await readFrames(file, size);
     } catch (error) {
-      throw new SiftError(
-        "internal_error",
-        500,
-        `The index checkpoint ${this.#base}.ckpt is damaged`,
-        { cause: error },
-      );
+      if (!(error instanceof CheckpointDamage)) throw error;
+      throw new IndexDamagedError({
+        file: `${this.#base}.ckpt`,
+        offset: error.offset,
+        why: error.message,
+        cause: error,
+      });
     } finally {
       file.close();
     }
@@ -138,11 +139,13 @@ export class FileIndexLog implements IndexLog {
     }
     const { records, validBytes, damagedAt } = decodeRecords(bytes);
     if (damagedAt !== undefined || (!newest && validBytes < bytes.length)) {
-      throw new SiftError(
-        "internal_error",
-        500,
-        `The index log ${path} is damaged at byte ${damagedAt ?? validBytes}; nothing was changed`,
-      );
+      throw new IndexDamagedError({
+        file: path,
+        offset: damagedAt ?? validBytes,
+        why: damagedAt === undefined
+          ? "an older log ends in a torn record"
+          : "a record fails its checksum, with records after it",
+      });
     }
     if (validBytes < bytes.length) {
       // A record torn by a crash was never acknowledged: cut it, so appends follow good data.
@@ -240,14 +243,35 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
  * longer of the two, not both. Each frame gets a buffer of its own: texts
  * stay views into it, the rest is copied out and the buffer goes.
  */
+/** A checkpoint that fails its checks, and the byte where the frame that failed begins. */
+class CheckpointDamage extends Error {
+  constructor(why: string, readonly offset: number) {
+    super(why.replace(/^checkpoint damaged: /, ""));
+  }
+}
+
 async function readFrames(file: Deno.FsFile, size: number) {
+  try {
+    return await readFramesFrom(file, size);
+  } catch (error) {
+    if (error instanceof CheckpointDamage) throw error;
+    // The reader's own checks throw plain errors; the position is that of the frame being read.
+    const offset = (error as { frameAt?: number }).frameAt ?? 0;
+    if (error instanceof Error && /^checkpoint damaged/.test(error.message)) {
+      throw new CheckpointDamage(error.message, offset);
+    }
+    throw error;
+  }
+}
+
+async function readFramesFrom(file: Deno.FsFile, size: number) {
   const reader = new CheckpointReader();
-  const damaged = (why: string) => new Error(`checkpoint damaged: ${why}`);
+  const damaged = (why: string, at = 0) => new CheckpointDamage(why, at);
   /** The frame at `at` whose header is `head`, and the header of the frame after it. */
   const readFrame = async (at: number, head: Uint8Array) => {
     const length = new DataView(head.buffer, head.byteOffset, 8).getUint32(0, true);
     const end = at + 8 + length;
-    if (end > size) throw damaged(`frame at ${at} is cut short`);
+    if (end > size) throw damaged(`the frame at byte ${at} is cut short`, at);
     const following = end + 8 <= size ? 8 : 0;
     const bytes = new Uint8Array(8 + length + following);
     bytes.set(head);
@@ -257,7 +281,7 @@ async function readFrames(file: Deno.FsFile, size: number) {
       next: following ? bytes.slice(8 + length) : undefined,
     };
   };
-  if (size < 8) throw damaged("no end frame");
+  if (size < 8) throw damaged("no end frame", size);
   const first = new Uint8Array(8);
   await readExactly(file, first);
   let at = 0;
@@ -273,11 +297,17 @@ async function readFrames(file: Deno.FsFile, size: number) {
     const frameAt = at;
     at += frame.length;
     if (next) pending = ahead(at, next);
-    if (reader.read(frame, frameAt)) {
-      if (at !== size) throw damaged("the end frame does not close it");
+    let ended: boolean;
+    try {
+      ended = reader.read(frame, frameAt);
+    } catch (error) {
+      throw error instanceof Error ? Object.assign(error, { frameAt }) : error;
+    }
+    if (ended) {
+      if (at !== size) throw damaged("the end frame does not close it", at);
       return reader.result();
     }
-    if (!next) throw damaged("no end frame");
+    if (!next) throw damaged("no end frame", at);
   }
 }
 
@@ -285,7 +315,7 @@ async function readExactly(file: Deno.FsFile, into: Uint8Array): Promise<void> {
   let filled = 0;
   while (filled < into.length) {
     const read = await file.read(into.subarray(filled));
-    if (read === null) throw new Error("checkpoint damaged: the file ends early");
+    if (read === null) throw new CheckpointDamage("the file ends early", 0);
     filled += read;
   }
 }

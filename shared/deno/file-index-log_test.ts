@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { IndexDamagedError } from "../errors.ts";
 import { LocalIndex } from "../vector/local.ts";
 import { prepareChunk } from "../vector/local/prepared.ts";
 import { FileIndexLog } from "./file-index-log.ts";
@@ -80,5 +81,28 @@ Deno.test("FileIndexLog: logs older than the checkpoint are removed at load", ()
     await Deno.writeTextFile(`${directory}/index.log`, "stale");
     const reread = new LocalIndex({ log: new FileIndexLog(`${directory}/index.log`) });
     assert.equal(await reread.count(NS), 1);
+    assert.deepEqual(names(directory), ["index.ckpt"]);
+  }));
+
+Deno.test("FileIndexLog: a flipped byte in a checkpoint names the file and the frame's byte, and changes nothing", () =>
+  withDirectory(async (directory) => {
+    const log = new FileIndexLog(`${directory}/index.log`);
+    const index = new LocalIndex({ log, checkpointMinBytes: 1 << 30 });
+    await index.upsert([chunk("a", "alpha"), chunk("b", "beta"), chunk("c", "gamma")], NS);
+    await index.flush();
+    log.close();
+    const path = `${directory}/index.ckpt`;
+    const bytes = await Deno.readFile(path);
+    bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0xff;
+    await Deno.writeFile(path, bytes);
+
+    const reread = new LocalIndex({ log: new FileIndexLog(`${directory}/index.log`) });
+    const error = await reread.count(NS).then(() => undefined, (error: unknown) => error);
+    assert.ok(error instanceof IndexDamagedError, String(error));
+    assert.equal(error.file, path);
+    assert.ok(error.offset >= 0 && error.offset <= bytes.length >> 1, String(error.offset));
+    assert.equal(error.status, 503);
+    assert.match(error.message, /is damaged at byte \d+ \(.+\); nothing was changed\. Restore /);
+    assert.deepEqual(await Deno.readFile(path), bytes, "the checkpoint is left as it was");
     assert.deepEqual(names(directory), ["index.ckpt"]);
   }));

@@ -1,4 +1,5 @@
 import {
+  idempotencySlotOf,
   isJobMessage,
   type Job,
   type JobBackend,
@@ -53,7 +54,7 @@ export class KvJobBackend implements JobBackend {
   }
 
   async create(job: Job): Promise<{ job: Job; created: boolean }> {
-    const key = job.idempotency_key;
+    const key = idempotencySlotOf(job);
     const existing = key ? await this.#jobOfKey(key) : undefined;
     if (existing) return { job: existing, created: false };
     const head = await this.#writeParts(job);

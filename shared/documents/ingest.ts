@@ -1,7 +1,10 @@
-import { InvalidRequestError, SiftError } from "../errors.ts";
+import { IndexDamagedError, InvalidRequestError, SiftError } from "../errors.ts";
 import type { Embedder } from "../embeddings/port.ts";
 import { sha256Hex } from "../hash.ts";
-import { type ChunkOptions, chunkText } from "../text/chunk.ts";
+import type { ChunkOptions } from "../text/chunk.ts";
+import { chunkBlocks } from "../text/chunk-blocks.ts";
+import { paragraphBlocks } from "../text/paragraphs.ts";
+import type { Block } from "./blocks.ts";
 import {
   type ChunkMetadata,
   type IndexedChunk,
@@ -17,6 +20,11 @@ export type DocumentInput = {
   published?: string | undefined;
   authors?: string | string[] | undefined;
   metadata?: Record<string, unknown> | undefined;
+  /**
+   * The text as a parser read it (headings, pages); without it, `text` is
+   * read as plain paragraphs. `text` stays the whole text: the id comes from it.
+   */
+  blocks?: Block[] | undefined;
 };
 
 export type IngestResult = {
@@ -33,11 +41,16 @@ export async function documentId(text: string): Promise<string> {
   return `doc-${(await sha256Hex(text)).slice(0, 16)}`;
 }
 
-/** Splits documents into chunks with stable ids (`${doc_id}#${n}`) and their metadata. */
+/**
+ * Splits documents into chunks with stable ids (`${doc_id}#${n}`) and their
+ * metadata: chunks follow the document's blocks (see `chunkBlocks`) and carry
+ * `section`, `page` and `page_end` where the blocks had them.
+ */
 export async function chunkDocuments(
   documents: readonly DocumentInput[],
   chunking: ChunkOptions,
 ): Promise<{ id: string; chunks: ChunkDraft[] }[]> {
+  const ingestedAt = new Date().toISOString();
   return await Promise.all(documents.map(async (document) => {
     const id = document.id ?? await documentId(document.text);
     const shared = {
@@ -47,11 +60,19 @@ export async function chunkDocuments(
       ...(document.url ? { url: document.url } : {}),
       ...(document.published ? { published: document.published } : {}),
       ...(document.authors ? { authors: document.authors } : {}),
+      ingested_at: ingestedAt,
     };
-    const chunks = chunkText(document.text, chunking).map((chunk) => ({
-      id: `${id}#${chunk.index}`,
+    const blocks = document.blocks ?? paragraphBlocks(document.text);
+    const chunks = chunkBlocks(blocks, chunking).map((chunk, index) => ({
+      id: `${id}#${index}`,
       text: chunk.text,
-      metadata: { ...shared, chunk_index: chunk.index } satisfies ChunkMetadata,
+      metadata: {
+        ...shared,
+        chunk_index: index,
+        ...(chunk.section ? { section: chunk.section } : {}),
+        ...(chunk.page !== undefined ? { page: chunk.page } : {}),
+        ...(chunk.page_end !== undefined ? { page_end: chunk.page_end } : {}),
+      } satisfies ChunkMetadata,
     }));
     return { id, chunks };
   }));
@@ -108,9 +129,11 @@ export async function ingestDocuments(
 /**
  * An index that failed a write is unavailable, not wrong: 503, so the caller
  * retries and nothing is acknowledged that was not stored. A caller's mistake
- * (4xx) stays as it is.
+ * (4xx) and a damaged index file stay as they are.
  */
 function unstoredError(error: unknown): unknown {
+  // A damaged index file says which file and what to do; retrying will not help.
+  if (error instanceof IndexDamagedError) return error;
   if (error instanceof SiftError && error.status < 500) return error;
   return new SiftError(
     "upstream_error",

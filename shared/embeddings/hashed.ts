@@ -3,7 +3,7 @@ import { analyze } from "../text/analyze.ts";
 export const HASHED_EMBEDDING_MODEL = "sift-hashed-lexical";
 /**
  * Wide enough that distinct terms rarely share a slot: on the ARAGOG corpus,
- * 2048 dimensions beat 512 and 1024 on hit@5 (see the README's retrieval table).
+ * 2048 dimensions beat 512 and 1024 on hit@5 (see the retrieval table in docs/benchmarks.md).
  */
 export const HASHED_EMBEDDING_DIMENSIONS = 2048;
 
@@ -30,7 +30,7 @@ function addFeature(vector: Float64Array, feature: string, weight: number): void
  * sublinear term frequency, each hashed to a signed slot, L2-normalized so a
  * dot product is a cosine. (Word pairs and character trigrams were tried and
  * made retrieval worse.) It is what the offline model's `/v1/embeddings`
- * returns; it is not semantic, and the README says so.
+ * returns; it is not semantic, and docs/offline-model.md says so.
  *
  * @example
  * const [a, b] = ["rank fusion", "fusing ranks"].map((t) => hashedEmbedding(t));

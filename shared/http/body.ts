@@ -1,6 +1,7 @@
-import { PayloadTooLargeError } from "../errors.ts";
+import { PayloadTooLargeError, RequestTimeoutError } from "../errors.ts";
+import { decodeUtf8Body } from "./utf8.ts";
 
-/** `1 MiB`, `64 KiB`: how the README and the 413 messages state a byte limit. */
+/** `1 MiB`, `64 KiB`: how docs/limits-and-safety.md and the 413 messages state a byte limit. */
 export function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
 }
@@ -9,24 +10,61 @@ function tooLarge(maxBytes: number): PayloadTooLargeError {
   return new PayloadTooLargeError(`The request body exceeds the ${formatBytes(maxBytes)} limit`);
 }
 
+/** How long a body may take to arrive whole when the caller names no limit. */
+export const BODY_READ_TIMEOUT_MS = 30_000;
+
+/** One read, or a 408 (and the upload cancelled) when `deadline` passes first. */
+async function readBefore(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  deadline: number,
+  timeoutMs: number,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new RequestTimeoutError(
+          `The request body did not arrive within ${timeoutMs / 1000} s; send it whole, faster`,
+        ),
+      );
+    }, Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([reader.read(), late]);
+  } catch (error) {
+    if (error instanceof RequestTimeoutError) await reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Reads a request body of at most `maxBytes`, chunk by chunk: a declared
  * `content-length` over the limit is refused before reading, and a body that
  * runs past it (chunked, or lying about its length) is cancelled at the limit,
  * so no more than `maxBytes` plus one chunk is ever held. 413 either way.
+ * A body not whole within `timeoutMs` (a client that stalls mid-body) is
+ * cancelled with a 408, so a stalled upload holds nothing for long.
  *
  * @example
- * const bytes = await readBodyBytes(c.req.raw, 1024 * 1024);
+ * const bytes = await readBodyBytes(c.req.raw, 1024 * 1024, { timeoutMs: 30_000 });
  */
-export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readBodyBytes(
+  request: Request,
+  maxBytes: number,
+  options: { timeoutMs?: number | undefined } = {},
+): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return new Uint8Array();
+  const timeoutMs = options.timeoutMs ?? BODY_READ_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   while (true) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readBefore(reader, deadline, timeoutMs);
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -46,7 +84,14 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   return bytes;
 }
 
-/** The body as UTF-8 text, read within `maxBytes` (see `readBodyBytes`). */
-export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
-  return new TextDecoder().decode(await readBodyBytes(request, maxBytes));
+/**
+ * The body as UTF-8 text, read within `maxBytes` (see `readBodyBytes`); a
+ * body that is not UTF-8 is a 400 naming the byte offset (`decodeUtf8Body`).
+ */
+export async function readBodyText(
+  request: Request,
+  maxBytes: number,
+  options: { timeoutMs?: number | undefined } = {},
+): Promise<string> {
+  return decodeUtf8Body(await readBodyBytes(request, maxBytes, options));
 }

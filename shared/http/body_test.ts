@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PayloadTooLargeError } from "../errors.ts";
+import { PayloadTooLargeError, RequestTimeoutError } from "../errors.ts";
 import { readBodyBytes, readBodyText } from "./body.ts";
 
 function streamOf(chunks: number, chunkBytes: number) {
@@ -46,4 +46,22 @@ Deno.test("readBodyBytes() returns every byte of a body at the limit, across chu
   assert.ok(bytes.every((byte) => byte === 97));
   assert.equal(await readBodyText(post("héllo"), 6), "héllo");
   assert.equal((await readBodyBytes(new Request("http://sift.test/"), 10)).byteLength, 0);
+});
+
+Deno.test("readBodyBytes() cancels a body that stalls past its deadline, with a 408", async () => {
+  let cancelled = false;
+  const stalled = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"query": "sta'));
+      // and nothing more, ever
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  await assert.rejects(
+    () => readBodyBytes(post(stalled), 1024, { timeoutMs: 20 }),
+    (error: Error) => error instanceof RequestTimeoutError && /within 0.02 s/.test(error.message),
+  );
+  assert.equal(cancelled, true);
 });

@@ -3,7 +3,7 @@ import { generateSpecs } from "hono-openapi";
 import { z } from "zod";
 import { errorBodySchema } from "../responses.ts";
 import { describe, json } from "./openapi.ts";
-import type { AppEnv } from "./server.ts";
+import type { AppEnv } from "./app-env.ts";
 
 /** An OpenAPI 3.1 document, as far as sift reads or merges one. */
 export type OpenApiDocument = {

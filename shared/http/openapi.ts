@@ -30,6 +30,8 @@ export type RouteDoc = {
   description?: string;
   /** The JSON body: the same schema the handler validates with. */
   body?: z.ZodType;
+  /** A `multipart/form-data` alternative to the JSON body, as JSON Schema (file uploads). */
+  form?: Record<string, unknown>;
   /** Query parameters, each property one parameter. */
   query?: z.ZodObject;
   /** Path parameters (`:id` → `{id}`) and what they name. */
@@ -149,7 +151,17 @@ export function describe(route: RouteDoc): MiddlewareHandler {
     tags: [route.tag],
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
-    ...(route.body ? { requestBody: { required: true, content: jsonContent(route.body) } } : {}),
+    ...(route.body
+      ? {
+        requestBody: {
+          required: true,
+          content: {
+            ...jsonContent(route.body),
+            ...(route.form ? { "multipart/form-data": { schema: route.form } } : {}),
+          },
+        },
+      }
+      : {}),
     responses: { ...route.responses, ...errorResponses(route) },
     ...(route.open ? { security: [] } : {}),
   };

@@ -4,7 +4,7 @@ import { loadVendor } from "hono-openapi";
 import { z } from "zod";
 import { describe, json } from "./openapi.ts";
 import { documentOf, type OpenApiDocument } from "./openapi-document.ts";
-import type { AppEnv } from "./server.ts";
+import type { AppEnv } from "./app-env.ts";
 
 type Operation = {
   parameters?: { name: string; in: string; required: boolean; schema: unknown }[];

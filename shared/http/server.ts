@@ -1,38 +1,22 @@
 import { type Context, Hono } from "hono";
-import type { Config } from "../config.ts";
-import { loadDemoCorpus } from "../demo/loader.ts";
+import type { AppEnv, Mount } from "./app-env.ts";
+import { loadDemoCorpus, retireDemoCorpus } from "../demo/loader.ts";
 import { lazyIndex, withoutDemoCorpus } from "../demo/lazy-index.ts";
 import { HealthProbe } from "../health/probe.ts";
 import { NotFoundError, SiftError, toErrorBody } from "../errors.ts";
 import { CACHE_SCOPE_HEADER, cacheScopeOf, cacheScopePrefix } from "../cache/scope.ts";
-import type { Deps, Runtime } from "../runtime.ts";
+import type { Runtime } from "../runtime.ts";
 import type { StepName } from "../steps/names.ts";
-import type { FetchHandler, StepContext } from "../steps/transport.ts";
+import type { FetchHandler } from "../steps/transport.ts";
 import { requireApiKey } from "./auth.ts";
 import { describe, json } from "./openapi.ts";
 import { type ExtendDocument, mountOpenApi } from "./openapi-document.ts";
 import { healthSchema } from "../responses.ts";
-import { rateLimit, type RateLimitState } from "../ratelimit/middleware.ts";
+import { rateLimit } from "../ratelimit/middleware.ts";
 import { markInProcess } from "../ratelimit/origin.ts";
 import { crossOrigin, securityHeaders } from "./browser-safety.ts";
 
-/**
- * Hono's typing for sift: `c.env` is the raw environment (variables, and on
- * Workers the bindings too), `c.var.deps` this request's deps, `c.var.steps`
- * what it needs to call other functions.
- */
-export type AppEnv = {
-  Bindings: Record<string, unknown>;
-  Variables: {
-    config: Config;
-    deps: Deps;
-    steps: StepContext;
-    /** Set when this request is rate limited (`RATE_LIMIT_PER_MINUTE`). */
-    rateLimit?: RateLimitState;
-  };
-};
-
-export type Mount = (app: Hono<AppEnv>) => void;
+export type { AppEnv, Mount };
 
 export type ServerOptions = {
   runtime: Runtime;
@@ -102,7 +86,14 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     const built = runtime.deps(config, env);
     // Only calls that touch the index wait on the demo corpus (and a failed load fails none).
     const shared = options.demoCorpus
-      ? { ...built, index: lazyIndex(built.index, () => loadDemoCorpus(runtime, built)) }
+      ? {
+        ...built,
+        index: lazyIndex(
+          built.index,
+          () => loadDemoCorpus(runtime, built),
+          (namespace, docIds) => retireDemoCorpus(runtime, built, namespace, docIds),
+        ),
+      }
       : built;
     const deps = cacheScope
       ? { ...shared, cache: shared.cache.withKeyPrefix(cacheScopePrefix(cacheScope)) }
@@ -132,20 +123,27 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
       summary: "Health and the providers in use",
       open: true,
       description: "Answers 200 while the service can serve in some form; `checks` grades " +
-        "each provider (probed with a short timeout, cached for a few seconds), and `status` " +
-        "is `degraded` when any is not `ok`.",
+        "each provider by what sift calls (a one-token chat call, an embedding, an index count, " +
+        "a cache read; each with a 2 s timeout, cached 30 s for a real provider and 5 s " +
+        "offline), `problems` says why each one not `ok` is not, and `status` is `degraded` " +
+        "when any is not `ok`.",
       responses: { 200: json("Up", healthSchema) },
     }),
     async (c) => {
       const { deps } = c.var;
-      const checks = await health.check(deps, withoutDemoCorpus(deps.index));
+      const { checks, problems } = await health.report(deps, withoutDemoCorpus(deps.index));
       const allOk = Object.values(checks).every((check) => check === "ok");
-      return c.json({ status: allOk ? "ok" : "degraded", providers: deps.providers, checks });
+      return c.json({
+        status: allOk ? "ok" : "degraded",
+        providers: deps.providers,
+        checks,
+        ...(Object.keys(problems).length ? { problems } : {}),
+      });
     },
   );
 
   for (const mount of options.open ?? []) mount(app);
-  app.use("*", requireApiKey);
+  app.use("*", requireApiKey());
   app.use("*", rateLimit());
   for (const mount of options.mounts) mount(app);
   mountOpenApi(app, options.extendOpenApi);

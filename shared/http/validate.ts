@@ -3,6 +3,8 @@ import type { z } from "zod";
 import { InvalidRequestError } from "../errors.ts";
 import { readBodyBytes } from "./body.ts";
 import { requireJsonContentType } from "./content-type.ts";
+import { jsonSyntaxError } from "./json-syntax.ts";
+import { decodeUtf8Body } from "./utf8.ts";
 import { unknownFieldMessage } from "./unknown-fields.ts";
 
 type Issue = z.core.$ZodIssue;
@@ -99,14 +101,19 @@ export function validate<T>(schema: z.ZodType<T>, value: unknown, known?: z.ZodT
 
 /**
  * The body as parsed JSON, not yet validated: 415 unless its content type is
- * JSON, 413 as soon as the bytes read pass `maxBytes` (the rest is never read).
+ * JSON, 413 as soon as the bytes read pass `maxBytes` (the rest is never read),
+ * 400 naming the field and the position when it is not UTF-8 or not JSON.
  */
 export async function readRawJson(c: Context, options: { maxBytes: number }): Promise<unknown> {
   requireJsonContentType(c.req.raw);
-  const raw = await readBodyBytes(c.req.raw, options.maxBytes);
+  const text = decodeUtf8Body(
+    await readBodyBytes(c.req.raw, options.maxBytes, {
+      timeoutMs: c.var.config?.bodyReadTimeoutMs,
+    }),
+  );
   try {
-    return JSON.parse(new TextDecoder().decode(raw));
+    return JSON.parse(text);
   } catch {
-    throw new InvalidRequestError("body: must be valid JSON");
+    throw new InvalidRequestError(jsonSyntaxError(text));
   }
 }

@@ -3,6 +3,7 @@ import { readServerSentEvents } from "../http/event-reader.ts";
 import type { Job, JobBackend, JobMessage } from "./types.ts";
 import { markInProcess } from "../ratelimit/origin.ts";
 import { deliverOnce, retryDelayMs } from "./deliver.ts";
+import { keyOfTenant } from "../tenants/keys.ts";
 
 export type JobContext = {
   backend: JobBackend;
@@ -63,7 +64,8 @@ async function continueEvaluation(
   context: JobContext,
 ): Promise<void> {
   const headers = new Headers({ "content-type": "application/json" });
-  const key = context.config.apiKeys[0];
+  // A key of the tenant that started the evaluation: its run lives in that tenant's cache.
+  const key = keyOfTenant(context.config.apiKeyEntries, message.tenant);
   if (key) headers.set("authorization", `Bearer ${key}`);
   const response = await context.fetch(markInProcess(
     new Request(
@@ -154,8 +156,9 @@ async function deliverJob(job: Job, context: JobContext): Promise<void> {
  */
 async function callRoute(job: Job, context: JobContext): Promise<Partial<Job>> {
   const headers = new Headers({ "content-type": "application/json", "x-request-id": job.id });
-  // The caller was authenticated when the job was accepted; the route checks keys again.
-  const key = context.config.apiKeys[0];
+  // The caller was authenticated when the job was accepted; the route checks keys again,
+  // with a key of the caller's tenant, so the route sees what the caller would.
+  const key = keyOfTenant(context.config.apiKeyEntries, job.tenant);
   if (key) headers.set("authorization", `Bearer ${key}`);
   try {
     // Marked in-process: the job was counted against the caller's rate limit when accepted.

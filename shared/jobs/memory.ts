@@ -1,4 +1,10 @@
-import type { Job, JobBackend, JobHandler, JobMessage } from "./types.ts";
+import {
+  idempotencySlotOf,
+  type Job,
+  type JobBackend,
+  type JobHandler,
+  type JobMessage,
+} from "./types.ts";
 
 /**
  * Jobs in this process's memory, messages on timers: for tests and for a
@@ -22,7 +28,7 @@ export class MemoryJobBackend implements JobBackend {
   }
 
   create(job: Job): Promise<{ job: Job; created: boolean }> {
-    const key = job.idempotency_key;
+    const key = idempotencySlotOf(job);
     const existing = key ? this.#jobs.get(this.#byKey.get(key) ?? "") : undefined;
     if (existing) return Promise.resolve({ job: structuredClone(existing), created: false });
     this.#jobs.set(job.id, structuredClone(job));

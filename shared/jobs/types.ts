@@ -12,6 +12,8 @@ export type Job = {
   body: unknown;
   callback_url: string;
   idempotency_key?: string;
+  /** The tenant of the key that created it (docs/tenants.md): only that tenant sees it. */
+  tenant?: string;
   created_at: string;
   updated_at: string;
   /** When the route's run ended: the webhook payload's timestamp, the same on every attempt. */
@@ -35,7 +37,17 @@ export type Job = {
  */
 export type JobMessage =
   | { job_id: string; step: "run" | "deliver" }
-  | { job_id: string; step: "evaluate"; from: number };
+  | { job_id: string; step: "evaluate"; from: number; tenant?: string };
+
+/**
+ * Where a job's idempotency key is looked up: per tenant. An idempotency key
+ * holds no space (printable ASCII), a tenant name neither, so two tenants'
+ * keys never meet, nor a tenant's and a bare key's.
+ */
+export function idempotencySlotOf(job: Job): string | undefined {
+  const key = job.idempotency_key;
+  return key && job.tenant ? `${job.tenant} ${key}` : key;
+}
 
 export function isJobMessage(value: unknown): value is JobMessage {
   if (typeof value !== "object" || value === null) return false;
@@ -43,7 +55,8 @@ export function isJobMessage(value: unknown): value is JobMessage {
   if (typeof message.job_id !== "string" || message.job_id.length > 200) return false;
   if (message.step === "run" || message.step === "deliver") return true;
   return message.step === "evaluate" && Number.isInteger(message.from) &&
-    (message.from as number) >= 0;
+    (message.from as number) >= 0 &&
+    (message.tenant === undefined || typeof message.tenant === "string");
 }
 
 export type JobHandler = (message: JobMessage) => Promise<void>;

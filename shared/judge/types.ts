@@ -12,17 +12,27 @@ import type { RerankDocument } from "../rerank/types.ts";
 /** 0 not relevant, 1 somewhat relevant (on topic, not a full answer), 2 very relevant. */
 export type RelevanceGrade = 0 | 1 | 2;
 
+/**
+ * A document's grade; `score: null` with `degraded: true` when the judge's
+ * reply was unreadable (after one correction) or the judge could not be
+ * reached: such a judgment is counted in `excluded`, never as a 0.
+ */
 export type RetrievalJudgment = {
   index: number;
-  score: RelevanceGrade;
+  score: RelevanceGrade | null;
   reason: string;
   degraded?: true;
 };
 
 export type RetrievalEvaluation = {
   judgments: RetrievalJudgment[];
-  /** REBEL's retrieval precision: the share of documents judged relevant (score ≥ 1). */
-  precision: number;
+  /**
+   * REBEL's retrieval precision: the share of the documents with a grade
+   * that were judged relevant (score ≥ 1); null when none has a grade.
+   */
+  precision: number | null;
+  /** How many documents `precision` left out: their judgment has no score. */
+  excluded: number;
   degraded: boolean;
   usage: TokenUsage;
 };
@@ -35,8 +45,8 @@ export type AnswerScores = {
 };
 
 export type AnswerEvaluation = {
-  /** Each 0-2. */
-  scores: AnswerScores;
+  /** Each 0-2; null when the judge's reply held no readable scores (`degraded`). */
+  scores: AnswerScores | null;
   reasoning: string;
   degraded: boolean;
   usage: TokenUsage;
@@ -45,10 +55,17 @@ export type AnswerEvaluation = {
 export type Verdict = "A" | "B" | "C";
 
 export type PairwiseEvaluation = {
-  /** Judged in both orders: the same winner twice wins, anything else is a tie (C). */
-  winner: Verdict;
-  /** [verdict with A first, verdict with B first] — both in terms of the original A and B. */
-  verdicts: [Verdict, Verdict];
+  /**
+   * Judged in both orders: the same winner twice wins, a disagreement is a
+   * tie (C); null when an order's verdict was unreadable (`degraded`): no
+   * game, not a tie.
+   */
+  winner: Verdict | null;
+  /**
+   * [verdict with A first, verdict with B first] — both in terms of the
+   * original A and B; null for an order whose reply was unreadable.
+   */
+  verdicts: [Verdict | null, Verdict | null];
   /** True when the two orders did not agree: the judge's position bias showing. */
   orders_disagree: boolean;
   reasoning: string;
@@ -57,8 +74,8 @@ export type PairwiseEvaluation = {
 };
 
 export type SimilarityEvaluation = {
-  /** REBEL's answer similarity, 0-5 against a reference answer. */
-  score: number;
+  /** REBEL's answer similarity, 0-5 against a reference answer; null when unreadable (`degraded`). */
+  score: number | null;
   reason: string;
   degraded: boolean;
   usage: TokenUsage;

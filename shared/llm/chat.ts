@@ -15,6 +15,8 @@ export type ChatRequest = {
   signal?: AbortSignal | undefined;
   maxTokens?: number;
   temperature?: number;
+  /** Turns after the user's message: a reply and a correction, for one retry of an unreadable reply. */
+  followUp?: readonly { role: "assistant" | "user"; content: string }[] | undefined;
 };
 
 function body(llm: LlmContext, request: ChatRequest) {
@@ -25,6 +27,7 @@ function body(llm: LlmContext, request: ChatRequest) {
     messages: [
       { role: "system" as const, content: request.system },
       { role: "user" as const, content: request.user },
+      ...(request.followUp ?? []),
     ],
   };
 }

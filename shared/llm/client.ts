@@ -28,7 +28,7 @@ export type OfflineFetch = (input: string | URL | Request, init?: RequestInit) =
 export function createLlmClient(
   config: Config,
   offlineFetch: () => OfflineFetch,
-  options: { model?: string; workersAiFetch?: OfflineFetch | undefined } = {},
+  options: { model?: string; fetch?: OfflineFetch; workersAiFetch?: OfflineFetch | undefined } = {},
 ): LlmContext {
   const llm = config.llm;
   const client = llm.provider === "offline"
@@ -46,6 +46,7 @@ export function createLlmClient(
       apiKey: llm.apiKey ?? "unused",
       ...(config.aiGateway ? { defaultHeaders: gatewayHeaders(config.aiGateway) } : {}),
       ...(llm.baseURL ? { baseURL: llm.baseURL } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
       maxRetries: 2,
       timeout: llm.timeoutMs,
     });

@@ -16,7 +16,11 @@ export type EloOptions = {
   tournaments?: number;
   /** The K-factor: the most one game can move a rating. Default 32. */
   k?: number;
-  /** Every agent's rating before its first game. Default 1000. */
+  /**
+   * Every agent's rating before its first game. Default 500: RAGElo's
+   * published ratings (paper 001, table 6) average 500, and a fixed-K Elo
+   * keeps the mean at the initial rating, so 500 makes them comparable.
+   */
   initial?: number;
   /** Seeds the shuffles and the bootstrap (taken modulo 2^32). Default 0. */
   seed?: number;
@@ -42,7 +46,7 @@ export type AgentRating = {
 export const ELO_DEFAULTS = {
   tournaments: 500,
   k: 32,
-  initial: 1000,
+  initial: 500,
   seed: 0,
   bootstrap: 1000,
   confidence: 0.95,

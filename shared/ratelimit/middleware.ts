@@ -2,23 +2,14 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Config } from "../config.ts";
 import { RateLimitedError } from "../errors.ts";
 import { sha256Hex } from "../hash.ts";
-import type { AppEnv } from "../http/server.ts";
+import type { AppEnv } from "../http/app-env.ts";
 import { MemoryRateLimiter } from "./memory.ts";
 import { addressKey, originOf, type RequestOrigin } from "./origin.ts";
-import type { RateLimitDecision, RateLimiter } from "./port.ts";
+import type { RateLimitDecision, RateLimiter, RateLimitState } from "./port.ts";
 import { UpstashRateLimiter } from "./upstash.ts";
 import { isRateLimitBinding, WorkersBindingRateLimiter } from "./workers-binding.ts";
 
-/** This request's limiter and key, and the last decision its charges got. */
-export type RateLimitState = {
-  limiter: RateLimiter;
-  /** `RATE_LIMIT_PER_MINUTE`. */
-  limit: number;
-  key: string;
-  /** Units this request has paid so far (a forwarded one paid 1 where it came in). */
-  charged: number;
-  decision?: RateLimitDecision;
-};
+export type { RateLimitState };
 
 /**
  * The limiter this request uses: the Workers binding `RATE_LIMITER` when

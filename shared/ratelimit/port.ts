@@ -32,3 +32,14 @@ export interface RateLimiter {
    */
   consume(key: string, cost: number): Promise<RateLimitDecision>;
 }
+
+/** This request's limiter and key, and the last decision its charges got. */
+export type RateLimitState = {
+  limiter: RateLimiter;
+  /** `RATE_LIMIT_PER_MINUTE`. */
+  limit: number;
+  key: string;
+  /** Units this request has paid so far (a forwarded one paid 1 where it came in). */
+  charged: number;
+  decision?: RateLimitDecision;
+};

@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { completeObject, completeText, type TokenUsage } from "../llm/chat.ts";
 import type { LlmContext } from "../llm/client.ts";
-import { extractJsonObject } from "../llm/json.ts";
 import { promptTag } from "../llm/prompt.ts";
 import { rerankPrompt } from "../../prompts/rerank.ts";
 import { rerankRelevancePrompt } from "../../prompts/rerank-relevance.ts";
 import { mapSettled } from "../concurrency.ts";
 import { inSpan } from "../tracing/spans.ts";
-import { parseStructuredJudgments, parseTextJudgments } from "./parse.ts";
+import { readJudgments } from "./parse.ts";
 import { renderRelevanceSystem, renderRerankSystem, renderRerankUser } from "./render.ts";
 import type { Rubric } from "./rubric.ts";
 import { type Discarded, type RankedDocument, rankJudgments } from "./score.ts";
@@ -82,9 +81,7 @@ async function judgeBatch(
     ({ text, usage } = await completeText(llm, request));
   }
   // A provider may ignore the requested format: try JSON, then the text lines.
-  let judgments = parseStructuredJudgments(extractJsonObject(text), documents.length, criteria);
-  if (judgments.length === 0) judgments = parseTextJudgments(text, documents.length, criteria);
-  return { judgments, usage };
+  return { judgments: readJudgments(text, documents.length, criteria), usage };
 }
 
 /**
@@ -140,13 +137,22 @@ export async function rerankInBatches(
     }
     usage.tokens_in += outcome.value.usage.tokens_in;
     usage.tokens_out += outcome.value.usage.tokens_out;
-    if (outcome.value.judgments.length === 0) {
+    if (outcome.value.judgments.every((judgment) => judgment.unreadable)) {
       degradedIndices.push(...indices);
       warnings.push(`${range}: nothing usable in the model's reply; kept in retrieval order`);
       return;
     }
     const judged = new Set(outcome.value.judgments.map((j) => j.position));
+    const unreadable = outcome.value.judgments.filter((judgment) => judgment.unreadable);
+    if (unreadable.length > 0) {
+      degradedIndices.push(...unreadable.map((judgment) => indices[judgment.position]!));
+      warnings.push(
+        `${range}: ${unreadable.length} score(s) unreadable in the model's reply; ` +
+          "those documents kept in retrieval order",
+      );
+    }
     for (const judgment of outcome.value.judgments) {
+      if (judgment.unreadable) continue;
       const index = indices[judgment.position]!;
       scored.push({ index, judgment: untrusted(index) ? withoutAuthority(judgment) : judgment });
     }

@@ -9,6 +9,7 @@ import type { LlmContext } from "../llm/client.ts";
 import { promptTag, renderTemplate } from "../llm/prompt.ts";
 import { renderRerankSystem } from "./render.ts";
 import { repairRubric, type Rubric, rubricDraftSchema } from "./rubric.ts";
+import { readRubricDraft } from "./read-rubric.ts";
 import { scoringWeights } from "./weights.ts";
 
 /** What the model is asked for: plain types only, checked and repaired after parsing. */
@@ -103,7 +104,10 @@ export async function generateRubric(
     schemaName: "rubric",
     signal: options.signal,
   });
-  const repaired = reply.object && repairRubric(reply.object, { allowEmpty: relevanceOnly });
+  // A provider that ignores the format, or a model that fences, wraps or loosens its JSON,
+  // still wrote a rubric: read it as a person would before falling back to the default.
+  const draft = reply.object ?? readRubricDraft(reply.text);
+  const repaired = draft && repairRubric(draft, { allowEmpty: relevanceOnly });
   if (!repaired) {
     const rubric = defaultRubric(query, relevanceOnly);
     return {

@@ -13,7 +13,10 @@ export type ItemVariant = (typeof ITEM_VARIANTS)[number];
 export const ITEM_STOP_REASONS = ["max_iterations", "unchanged", "answer_converged"] as const;
 export type ItemStopReason = (typeof ITEM_STOP_REASONS)[number];
 
-/** A_r's utility set is the first k of its utility ranking; the paper's k (§3.3, B.4). */
+/**
+ * A_r's utility set is the first k of its utility ranking (the paper's k, §3.3, B.4); also the size of
+ * U_0 under `start: "top5"`.
+ */
 export const ITEM_UTILITY_K = 5;
 /** The paper's m (§6.1) and the most iterations a request may ask for. */
 export const ITEM_DEFAULT_ITERATIONS = 3;
@@ -31,6 +34,10 @@ export const itemOptionsSchema = z.strictObject({
   m: z.number().int().min(1, { error: "must be at least 1" }).max(ITEM_MAX_ITERATIONS, {
     error: `must be at most ${ITEM_MAX_ITERATIONS}`,
   }).default(ITEM_DEFAULT_ITERATIONS).meta({ description: "The most iterations" }),
+  start: z.enum(["all", "top5"], { error: "must be all or top5" }).default("all").meta({
+    description:
+      "U_0, the set the first pseudo-answer is written from: every candidate (the paper's R_0 = D), or the first five",
+  }),
   answer_stop: z.number().gt(0, { error: "must be in (0, 1]" }).max(1, {
     error: "must be in (0, 1]",
   }).optional().meta({

@@ -21,6 +21,12 @@ export type Judgment = {
   /** The final score the model wrote (text mode); code recomputes it when it can. */
   statedFinal?: number | undefined;
   reason?: string | undefined;
+  /**
+   * The model named the document but its score could not be read
+   * (`Relevance: high`): no score, so it keeps its retrieval order, degraded,
+   * rather than being discarded as "not ranked".
+   */
+  unreadable?: true;
 };
 
 export type RerankStrategy =

@@ -14,11 +14,13 @@ import { activeTraceparent } from "../tracing/traceparent.ts";
 export class StepError extends SiftError {
   override name = "StepError";
   readonly step: string;
+  /** The status the step answered with, when it answered (a 404 is "no such thing" to a caller). */
+  readonly stepStatus: number | undefined;
 
   constructor(
     step: string,
     message: string,
-    options: { timeout?: boolean; cause?: unknown; isRetryable?: boolean } = {},
+    options: { timeout?: boolean; cause?: unknown; isRetryable?: boolean; status?: number } = {},
   ) {
     super(
       options.timeout ? "timeout" : "upstream_error",
@@ -27,6 +29,7 @@ export class StepError extends SiftError {
       { cause: options.cause, isRetryable: options.isRetryable ?? Boolean(options.timeout) },
     );
     this.step = step;
+    this.stepStatus = options.status;
   }
 }
 
@@ -77,6 +80,10 @@ function buildRequest(
   const traceparent = activeTraceparent();
   if (traceparent) headers.set("traceparent", traceparent);
   if (body === undefined) return new Request(`${transport.base}${path}`, { headers, signal });
+  if (body instanceof FormData) {
+    // A file upload: the Request sets the multipart content type with its boundary.
+    return new Request(`${transport.base}${path}`, { method: "POST", headers, body, signal });
+  }
   headers.set("content-type", "application/json");
   return new Request(`${transport.base}${path}`, {
     method: "POST",
@@ -125,6 +132,7 @@ async function send(
   if (!response.ok) {
     throw new StepError(stepLabel(transport), await failureOf(response), {
       isRetryable: response.status >= 500 || response.status === 429,
+      status: response.status,
     });
   }
   return response;
@@ -132,7 +140,7 @@ async function send(
 
 /**
  * POSTs `body` to one of the step's public JSON routes (GETs the route when
- * `body` is undefined) and validates what comes back. The caller's
+ * `body` is undefined; sends a `FormData` body as `multipart/form-data`) and validates what comes back. The caller's
  * credentials and request id go along; the call is aborted when the caller
  * leaves or after `timeoutMs`.
  */

@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { StepName, Via } from "./names.ts";
 import { markInProcess } from "../ratelimit/origin.ts";
+import { backgroundEntry } from "../tenants/keys.ts";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -72,8 +73,8 @@ export function resolveStep(name: StepName, context: StepContext): StepTransport
 
 /**
  * A step context for work no request started (the nightly evaluation): the
- * bundled functions reached through `fetch`, the first API key as the
- * caller's credentials, and a signal nothing aborts.
+ * bundled functions reached through `fetch`, a key without a tenant (else the
+ * first key) as the caller's credentials, and a signal nothing aborts.
  */
 export function backgroundStepContext(options: {
   env: Record<string, unknown>;
@@ -81,7 +82,7 @@ export function backgroundStepContext(options: {
   serves: readonly StepName[];
   fetch: FetchHandler;
 }): StepContext {
-  const key = options.config.apiKeys[0];
+  const key = backgroundEntry(options.config.apiKeyEntries)?.key;
   // Marked in-process: a rate limit never counts work no caller sent.
   const local: FetchHandler = (request) => options.fetch(markInProcess(request));
   return {

@@ -4,7 +4,16 @@ import type { IndexLog } from "./local/log.ts";
 import { NamespaceIndex } from "./local/namespace.ts";
 import { normalized, prepareChunk, type PreparedChunk } from "./local/prepared.ts";
 import type { IndexRecord } from "./local/record.ts";
-import type { IndexedChunk, SearchHit, VectorIndex, VectorQuery } from "./port.ts";
+import { decodeDocumentCursor, encodeDocumentCursor } from "./local/document-cursor.ts";
+import {
+  type DocumentPage,
+  documentSummary,
+  type IndexedChunk,
+  type SearchHit,
+  type StoredChunk,
+  type VectorIndex,
+  type VectorQuery,
+} from "./port.ts";
 
 /** By default no checkpoint before the log since the last one reaches this. */
 const CHECKPOINT_MIN_BYTES = 32 * 1024 * 1024;
@@ -83,6 +92,31 @@ export class LocalIndex implements VectorIndex {
   async count(options: { namespace: string }): Promise<number> {
     await this.#load();
     return this.#namespaces.get(options.namespace)?.size ?? 0;
+  }
+
+  /** Documents by id; the cursor is the last id of the page before. */
+  async listDocuments(
+    options: { namespace: string; limit: number; cursor?: string | undefined },
+  ): Promise<DocumentPage> {
+    const after = options.cursor === undefined ? undefined : decodeDocumentCursor(options.cursor);
+    await this.#load();
+    const namespace = this.#namespaces.get(options.namespace);
+    if (!namespace) return { documents: [] };
+    const ids = [...namespace.documentIds()]
+      .filter((id) => after === undefined || id > after)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const page = ids.slice(0, options.limit);
+    const documents = page.map((id) =>
+      documentSummary(id, namespace.documentMetadata(id), namespace.documentSize(id))
+    );
+    return ids.length > page.length && page.length
+      ? { documents, cursor: encodeDocumentCursor(page[page.length - 1]!) }
+      : { documents };
+  }
+
+  async getDocument(docId: string, options: { namespace: string }): Promise<StoredChunk[]> {
+    await this.#load();
+    return this.#namespaces.get(options.namespace)?.documentChunks(docId) ?? [];
   }
 
   async query(query: VectorQuery): Promise<SearchHit[]> {

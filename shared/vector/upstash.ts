@@ -1,7 +1,18 @@
 import { FusionAlgorithm, Index, WeightingStrategy } from "@upstash/vector";
 import { z } from "zod";
 import { InvalidRequestError, SiftError, UpstreamError } from "../errors.ts";
-import type { ChunkMetadata, IndexedChunk, SearchHit, VectorIndex, VectorQuery } from "./port.ts";
+import {
+  type ChunkMetadata,
+  type DocumentPage,
+  type DocumentSummary,
+  documentSummary,
+  type IndexedChunk,
+  type SearchHit,
+  type StoredChunk,
+  type VectorIndex,
+  type VectorQuery,
+} from "./port.ts";
+import { decodeUpstashCursor, encodeUpstashCursor } from "./upstash-cursor.ts";
 import { type SparseVector, sparseVector } from "./sparse.ts";
 import { searchableText } from "./port.ts";
 import { toUpstashFilter } from "./upstash-filter.ts";
@@ -53,6 +64,12 @@ const UNSAFE_NAMESPACE = /[/?#%\\\s\p{Cc}]/u;
 const hitSchema = z.object({
   id: z.union([z.string(), z.number()]),
   score: z.number(),
+  data: z.string().optional(),
+  metadata: z.looseObject({ doc_id: z.string(), chunk_index: z.number() }),
+});
+
+const storedSchema = z.object({
+  id: z.union([z.string(), z.number()]),
   data: z.string().optional(),
   metadata: z.looseObject({ doc_id: z.string(), chunk_index: z.number() }),
 });
@@ -194,6 +211,65 @@ export class UpstashVectorIndex implements VectorIndex {
       cursor = page.nextCursor;
     } while (cursor !== "");
     return ids;
+  }
+
+  /**
+   * Documents in Upstash's id order: each document's first chunk (`<id>#0`)
+   * stands for it while `range` walks the ids, and its chunks are counted by
+   * id prefix.
+   */
+  async listDocuments(
+    options: { namespace: string; limit: number; cursor?: string | undefined },
+  ): Promise<DocumentPage> {
+    const namespace = checkNamespace(options.namespace);
+    let { range, skip } = options.cursor === undefined
+      ? { range: "0", skip: 0 }
+      : decodeUpstashCursor(options.cursor);
+    const documents: DocumentSummary[] = [];
+    for (;;) {
+      const page = await callVectorIndex(() =>
+        this.#index.range(
+          { cursor: range, limit: UPSTASH_ID_PAGE, includeMetadata: true },
+          { namespace },
+        )
+      );
+      const firsts = page.vectors.flatMap((vector) => {
+        const parsed = storedSchema.safeParse(vector);
+        return parsed.success && String(parsed.data.id) === `${parsed.data.metadata.doc_id}#0`
+          ? [parsed.data.metadata]
+          : [];
+      });
+      for (const [position, metadata] of firsts.entries()) {
+        if (position < skip) continue;
+        if (documents.length === options.limit) {
+          return { documents, cursor: encodeUpstashCursor({ range, skip: position }) };
+        }
+        const chunks = (await this.#chunkIds(metadata.doc_id, namespace)).length;
+        documents.push(documentSummary(metadata.doc_id, metadata, chunks));
+      }
+      skip = 0;
+      if (page.vectors.length === 0 || page.nextCursor === "") return { documents };
+      range = page.nextCursor;
+    }
+  }
+
+  async getDocument(docId: string, options: { namespace: string }): Promise<StoredChunk[]> {
+    const namespace = checkNamespace(options.namespace);
+    if (docId === "") return [];
+    const ids = await this.#chunkIds(docId, namespace);
+    const chunks: StoredChunk[] = [];
+    for (let start = 0; start < ids.length; start += UPSTASH_ID_PAGE) {
+      const page = ids.slice(start, start + UPSTASH_ID_PAGE);
+      const fetched = await callVectorIndex(() =>
+        this.#index.fetch(page, { includeMetadata: true, includeData: true, namespace })
+      );
+      for (const vector of fetched) {
+        if (!vector) continue; // deleted between the listing and the fetch
+        const stored = parseReply(storedSchema, vector);
+        chunks.push({ id: String(stored.id), text: stored.data ?? "", metadata: stored.metadata });
+      }
+    }
+    return chunks.sort((a, b) => a.metadata.chunk_index - b.metadata.chunk_index);
   }
 
   async count(options: { namespace: string }): Promise<number> {

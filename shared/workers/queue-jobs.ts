@@ -1,5 +1,5 @@
 import { SiftError } from "../errors.ts";
-import type { Job, JobBackend, JobMessage } from "../jobs/types.ts";
+import { idempotencySlotOf, type Job, type JobBackend, type JobMessage } from "../jobs/types.ts";
 import type { DurableObjectRecords, StateRecord } from "./state-client.ts";
 
 /** The parts of a Cloudflare Queue producer binding sift uses, typed structurally. */
@@ -49,7 +49,7 @@ export class QueueJobBackend implements JobBackend {
   }
 
   async create(job: Job): Promise<{ job: Job; created: boolean }> {
-    const key = job.idempotency_key;
+    const key = idempotencySlotOf(job);
     const records: StateRecord[] = [{ key: jobKey(job.id), value: job, ttlSeconds: TTL_SECONDS }];
     if (key) records.push({ key: idempotencyKey(key), value: job.id, ttlSeconds: TTL_SECONDS });
     const written = await this.#records.put(records, key ? { ifAbsent: idempotencyKey(key) } : {});

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import type { CacheStore } from "../cache/port.ts";
 import { InvalidRequestError, SiftError } from "../errors.ts";
-import type { IndexedChunk, SearchHit, VectorIndex, VectorQuery } from "../vector/port.ts";
+import type {
+  DocumentPage,
+  IndexedChunk,
+  SearchHit,
+  StoredChunk,
+  VectorIndex,
+  VectorQuery,
+} from "../vector/port.ts";
 import type { DurableObjectNamespace } from "./durable-object.ts";
 import type { StateOp } from "./state-protocol.ts";
 
@@ -38,6 +45,19 @@ const replies = {
   deleted: z.object({ deleted: z.number() }),
   written: z.object({ written: z.boolean() }),
   count: z.object({ count: z.number() }),
+  documents: z.object({
+    documents: z.array(z.object({
+      id: z.string(),
+      title: z.string().exactOptional(),
+      source: z.string().exactOptional(),
+      chunks: z.number(),
+      ingested_at: z.string().exactOptional(),
+    })),
+    cursor: z.string().exactOptional(),
+  }),
+  chunks: z.object({
+    chunks: z.array(z.object({ id: z.string(), text: z.string(), metadata })),
+  }),
   cached: z.discriminatedUnion("hit", [
     z.object({ hit: z.literal(false) }),
     z.object({ hit: z.literal(true), value: z.unknown() }),
@@ -125,6 +145,22 @@ export class DurableObjectIndex implements VectorIndex {
   async deleteDocument(docId: string, options: { namespace: string }): Promise<number> {
     const body = { namespace: options.namespace, docId };
     return (await this.#state.call("index.deleteDocument", body, replies.deleted)).deleted;
+  }
+
+  async listDocuments(
+    options: { namespace: string; limit: number; cursor?: string | undefined },
+  ): Promise<DocumentPage> {
+    const body = {
+      namespace: options.namespace,
+      limit: options.limit,
+      ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
+    };
+    return await this.#state.call("index.listDocuments", body, replies.documents);
+  }
+
+  async getDocument(docId: string, options: { namespace: string }): Promise<StoredChunk[]> {
+    const body = { namespace: options.namespace, docId };
+    return (await this.#state.call("index.getDocument", body, replies.chunks)).chunks;
   }
 
   async count(options: { namespace: string }): Promise<number> {

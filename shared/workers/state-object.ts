@@ -87,6 +87,12 @@ export class SiftState {
       }
       case "index.count":
         return { count: await (await this.#loadIndex()).count(validate(bodies.namespace, body)) };
+      case "index.listDocuments":
+        return await (await this.#loadIndex()).listDocuments(validate(bodies.documents, body));
+      case "index.getDocument": {
+        const { namespace, docId } = validate(bodies.document, body);
+        return { chunks: await (await this.#loadIndex()).getDocument(docId, { namespace }) };
+      }
       case "cache.get":
         return this.#cacheGet(validate(bodies.key, body).key);
       case "cache.set": {

@@ -28,6 +28,11 @@ export const bodies = {
     }),
   }),
   document: z.object({ namespace, docId: z.string() }),
+  documents: z.object({
+    namespace,
+    limit: z.number().int().min(1),
+    cursor: z.string().exactOptional(),
+  }),
   namespace: z.object({ namespace }),
   key: z.object({ key: z.string() }),
   set: z.object({ key: z.string(), value: z.json(), ttlSeconds: z.number().exactOptional() }),
@@ -54,6 +59,8 @@ export type StateOp =
   | "index.query"
   | "index.deleteDocument"
   | "index.count"
+  | "index.listDocuments"
+  | "index.getDocument"
   | "cache.get"
   | "cache.set"
   | "cache.delete"

@@ -162,6 +162,30 @@ Deno.test({
       const found = await page.$eval("#search-result li", (node) => node.getAttribute("data-id"));
       assert.equal(found, "quokka-note#0");
 
+      // Files go as they are: a PDF is read by sift, a PNG named .txt is refused, saying why.
+      const fileInput = await page.$("#documents-form [name=file]");
+      // deno-lint-ignore no-explicit-any
+      await (fileInput as any).uploadFile(
+        new URL("../fixtures/documents/newsletter.pdf", import.meta.url).pathname,
+      );
+      await page.click("#documents-form button.primary");
+      await page.waitForFunction(
+        '/newsletter\\s*\\d/.test(document.querySelector("#documents-result").textContent)',
+        { timeout: 30_000 },
+      );
+      // deno-lint-ignore no-explicit-any
+      await (fileInput as any).uploadFile(
+        new URL("../fixtures/documents/photo.txt", import.meta.url).pathname,
+      );
+      await page.click("#documents-form button.primary");
+      await page.waitForSelector("#documents-result .error", { timeout: 30_000 });
+      const refused = await page.$eval("#documents-result", (node) => node.textContent ?? "");
+      assert.match(refused, /photo\.txt: is a PNG image, not text/);
+      // The browser logs the refusal's 415 as a failed load: expected here, and only here.
+      const expected = pageErrors.findIndex((text) => /status of 415/.test(text));
+      assert.ok(expected !== -1, pageErrors.join("\n"));
+      pageErrors.splice(expected, 1);
+
       const foreign = requested.filter((url) => !url.startsWith(`${service.url}/`));
       assert.deepEqual(foreign, [], "requests to another host");
       assert.ok(requested.some((url) => url.endsWith("/v1/query")));

@@ -1,7 +1,10 @@
 /**
  * Nothing acknowledged is lost: the real server re-ingests documents in a
  * loop (each version with another number of chunks, so a mix shows) and is
- * killed with SIGKILL at a random moment, 20 times. After each restart every
+ * killed with SIGKILL, 20 times: after a random number (2 to 5) of
+ * acknowledged ingests and a random pause, so it lands anywhere in the next
+ * one. Counted in ingests, not in time, the trials check as much on a loaded
+ * machine as on a quiet one. After each restart every
  * document is there, whole, at the last version acknowledged or the one in
  * flight, never a mix of two, and no temporary file is left. The log is
  * rewritten every few ingests, so some kills land inside a rewrite. Run twice:
@@ -15,6 +18,8 @@ import { mulberry32 } from "../../shared/random.ts";
 import { type RunningService, startService } from "./service.ts";
 
 const TRIALS = 20;
+/** Acknowledged ingests before each kill: at least this many, and up to 3 more. */
+const MIN_ACKS_PER_TRIAL = 2;
 const DOCUMENTS = 20;
 /** Checkpoints every few ingests, so some kills land inside one. */
 const ENV = {
@@ -86,12 +91,16 @@ async function killedAtRandom(env: Record<string, string>, mode: "sparse" | "den
   let service: RunningService | undefined;
   let previousCheckpoint = "";
   let checkpoints = 0;
+  let checked = 0; // documents found whole at an acknowledged (or later, in-flight) version
   try {
     for (let trial = 0; trial < TRIALS; trial++) {
       service = await startService({ ...env, SIFT_DATA_DIR: dataDir });
       const running = service;
       // Writes in a loop until the kill; each acknowledged one is recorded.
       let stop = false;
+      const wanted = MIN_ACKS_PER_TRIAL + Math.floor(random() * 4);
+      let acks = 0;
+      const enough = Promise.withResolvers<void>();
       const writer = (async () => {
         while (!stop) {
           const next = ++version;
@@ -104,12 +113,16 @@ async function killedAtRandom(env: Record<string, string>, mode: "sparse" | "den
             await response.body?.cancel();
             if (response.status !== 201) throw new Error(`ingest answered ${response.status}`);
             for (let d = 0; d < DOCUMENTS; d++) acknowledged.set(d, next);
+            if (++acks >= wanted) enough.resolve();
           } catch {
             return; // the server is gone
           }
         }
-      })();
-      await new Promise((resolve) => setTimeout(resolve, 50 + random() * 400));
+      })().finally(() => enough.resolve());
+      await enough.promise;
+      assert.ok(acks >= wanted, `trial ${trial}: ${acks} of ${wanted} ingests acknowledged`);
+      // A random pause: the kill lands before, inside or after the next ingest or checkpoint.
+      await new Promise((resolve) => setTimeout(resolve, random() * 150));
       stop = true;
       await running.crash();
       await writer;
@@ -131,6 +144,7 @@ async function killedAtRandom(env: Record<string, string>, mode: "sparse" | "den
           (last === undefined || found >= last) && found <= version,
           `trial ${trial}: d${d} has v${found}; acknowledged v${last}, last sent v${version}`,
         );
+        checked++;
       }
       // Killed again: a graceful stop would checkpoint, and the kills are what is tested.
       await service.crash();
@@ -152,8 +166,12 @@ async function killedAtRandom(env: Record<string, string>, mode: "sparse" | "den
       if (checkpoint !== previousCheckpoint && files.includes("index.ckpt")) checkpoints++;
       previousCheckpoint = checkpoint;
     }
-    assert.ok(version > TRIALS * 2, `only ${version} ingests in ${TRIALS} trials`);
-    console.log(`${version} ingests, ${checkpoints} trials saw a new checkpoint`);
+    // Every trial acknowledged every document at least twice, so each was checked each time.
+    assert.equal(checked, TRIALS * DOCUMENTS, "documents checked after the kills");
+    console.log(
+      `${version} ingests, ${checked} documents checked, ` +
+        `${checkpoints} trials saw a new checkpoint`,
+    );
     assert.ok(checkpoints > 0, "no checkpoint was ever written: the kills never met one");
   } finally {
     await service?.close();

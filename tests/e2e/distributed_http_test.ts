@@ -1,9 +1,10 @@
 /**
  * Functions deployed apart on Deno, composed over HTTP: `deno task serve`
- * runs fuse, generate-rubric, rerank and answer on four ports, and the main
- * server reaches them through STEP_URL_*. A two-turn query with fusion over
- * the demo corpus gives the same ranking and the same answer as the
- * all-in-one server, with those steps `via: "http"`.
+ * runs index (embed + fuse, the index's one owner), generate-rubric, rerank
+ * and answer on four ports, and `serve orchestrator` reaches them through
+ * STEP_URL_* (docs/deno-processes.md). A two-turn query with fusion over the
+ * demo corpus gives the same ranking and the same answer as the all-in-one
+ * server, with those steps `via: "http"`.
  */
 import assert from "node:assert/strict";
 import { readServerSentEvents } from "../../shared/http/event-reader.ts";
@@ -44,20 +45,20 @@ Deno.test("functions served apart over HTTP answer as the all-in-one server does
   const base = { SIFT_DATA_DIR: dataDir };
   const services: RunningService[] = [];
   try {
-    const functions = ["fuse", "generate-rubric", "rerank", "answer"];
-    const [fuse, rubric, rerank, answer, allInOne] = await Promise.all([
+    const functions = ["index", "generate-rubric", "rerank", "answer"];
+    const [index, rubric, rerank, answer, allInOne] = await Promise.all([
       ...functions.map((name) => startService(base, ["scripts/serve.ts", name])),
       startService({ ...base, SIFT_DATA_DIR: `${dataDir}/all-in-one` }),
     ]);
-    services.push(fuse!, rubric!, rerank!, answer!, allInOne!);
+    services.push(index!, rubric!, rerank!, answer!, allInOne!);
     const composed = await startService({
-      ...base,
       SIFT_DATA_DIR: `${dataDir}/composed`,
-      STEP_URL_FUSE: fuse!.url,
+      STEP_URL_EMBED: index!.url,
+      STEP_URL_FUSE: index!.url,
       STEP_URL_GENERATE_RUBRIC: rubric!.url,
       STEP_URL_RERANK: rerank!.url,
       STEP_URL_ANSWER: answer!.url,
-    });
+    }, ["scripts/serve.ts", "orchestrator"]);
     services.push(composed);
 
     const local = await ask(allInOne!);

@@ -16,8 +16,8 @@
  */
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
-import { createOfflineModel, type OfflineModel } from "../../shared/llm/offline/model.ts";
-import { FAULT_KINDS, type FaultKind } from "../../shared/llm/offline/knobs.ts";
+import { createOfflineModel, type OfflineModel } from "../../providers/offline/model.ts";
+import { FAULT_KINDS, type FaultKind } from "../../providers/offline/knobs.ts";
 import { readEvents } from "../routes/helpers.ts";
 import { CORPUS } from "../routes/corpus.ts";
 import { freePort } from "./service.ts";
@@ -103,7 +103,9 @@ function envFor(providerUrl: string, fault: Fault): Record<string, string> {
     LLM_API_KEY: "fault-matrix",
     LLM_MODEL: "sift-offline",
     EMBEDDING_MODEL: "sift-hashed",
-    LLM_TIMEOUT_MS: "300",
+    // Short only where a call never answers: a healthy call beside it (embeddings in the
+    // `model timeout` row) has 2 s, hundreds of times what it needs even on a loaded machine.
+    LLM_TIMEOUT_MS: chat === "timeout" || embeddings === "timeout" ? "2000" : "30000",
     WEBHOOK_SECRET,
     ALLOW_PRIVATE_CALLBACKS: "true",
     JOB_MAX_ATTEMPTS: "2",

@@ -1,10 +1,13 @@
 /**
  * The orchestrator generates a two-turn rubric while the fuse step (query
  * variations, then retrieval) runs. With the offline model paced like a real
- * one (OFFLINE_MODEL_LATENCY), a query takes about max(rubric, fuse) + rerank
- * + answer, not their sum: checked against the same
- * steps run one after another (`sequential: true`), in the same run, with
- * ratios rather than fixed wall-clock thresholds.
+ * one (OFFLINE_MODEL_LATENCY), checked on the intervals the server measures
+ * for each step (its `usage` event), never on how long anything took: the
+ * rubric's interval overlaps the fuse step's, rerank starts after both end,
+ * the answer after rerank; with `sequential: true` no two intervals overlap.
+ * What the overlap saves in time is a ratio in the benchmarks
+ * (`scripts/bench-pipeline.ts`, "fusion + two-turn": sequential / concurrent),
+ * so a loaded machine cannot fail this test.
  */
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
@@ -56,15 +59,7 @@ function stepsOf(usage: Usage) {
   };
 }
 
-function within(actual: number, expected: number, label: string) {
-  const tolerance = 0.15 * expected + 50;
-  assert.ok(
-    Math.abs(actual - expected) <= tolerance,
-    `${label}: ${actual.toFixed(1)} ms, expected ${expected.toFixed(1)} ± ${tolerance.toFixed(1)}`,
-  );
-}
-
-Deno.test("a two-turn query with fusion takes max(rubric, fuse) + rerank + answer, not their sum", async () => {
+Deno.test("a two-turn query with fusion runs the rubric beside the fuse step, then rerank, then the answer; sequential runs them one by one", async () => {
   const concurrentUsage = await timedQuery(false);
   const sequentialUsage = await timedQuery(true);
   const concurrent = stepsOf(concurrentUsage);
@@ -88,33 +83,9 @@ Deno.test("a two-turn query with fusion takes max(rubric, fuse) + rerank + answe
       Math.max(concurrent.rubric.ended_ms, concurrent.fuse.ended_ms),
   );
   assert.ok(concurrent.answer.started_ms >= concurrent.rerank.ended_ms);
-  within(
-    concurrentUsage.total_ms,
-    Math.max(concurrent.rubric.ended_ms, concurrent.fuse.ended_ms) +
-      concurrent.rerank.duration + concurrent.answer.duration,
-    "concurrent total",
-  );
 
-  // Sequential: no overlap, so the total is the sum of the steps.
+  // Sequential: no two steps overlap.
   assert.ok(sequential.rubric.started_ms >= sequential.fuse.ended_ms);
-  within(
-    sequentialUsage.total_ms,
-    sequential.retrievalPath + sequential.rubric.duration + sequential.rerank.duration +
-      sequential.answer.duration,
-    "sequential total",
-  );
-
-  // What running side by side saves: most of the shorter of the two parallel paths.
-  const overlap = Math.min(sequential.rubric.duration, sequential.retrievalPath);
-  const saved = sequentialUsage.total_ms - concurrentUsage.total_ms;
-  console.log(
-    `saved ${saved.toFixed(1)} ms of a possible ${overlap.toFixed(1)} ms ` +
-      `(rubric ${sequential.rubric.duration.toFixed(1)} ms, fuse ` +
-      `${sequential.retrievalPath.toFixed(1)} ms)`,
-  );
-  assert.ok(
-    saved >= 0.7 * overlap,
-    `concurrent ${concurrentUsage.total_ms} ms vs sequential ${sequentialUsage.total_ms} ms: ` +
-      `saved ${saved.toFixed(1)} ms, expected at least 70% of ${overlap.toFixed(1)} ms`,
-  );
+  assert.ok(sequential.rerank.started_ms >= sequential.rubric.ended_ms);
+  assert.ok(sequential.answer.started_ms >= sequential.rerank.ended_ms);
 });

@@ -124,7 +124,7 @@ Deno.test("ITEM AR_s over a text-format server follows the written identifiers t
   const selections = model.calls.filter((call) => call.prompt === "item-utility-selection");
   assert.deepEqual(selections.map(shown)[0], [2, 0, 1, 3, 4, 5], "judged over R_t as shown");
   const answers = model.calls.filter((call) => call.prompt === "item-answer").map(shown);
-  assert.deepEqual(answers, [[0, 1, 2, 3, 4], [0, 4], [2, 4]], "answers read U_{t-1}");
+  assert.deepEqual(answers, [[0, 1, 2, 3, 4, 5], [0, 4], [2, 4]], "answers read U_{t-1}, U_0 = D");
   assert.ok(model.calls.every((call) => !call.json), "text mode sends no json_schema");
   assert.match(rankings[0]!.system, /\[2\] > \[3\] > \[1\]/);
   assert.match(rankings[0]!.user, /\nReference answer: BM25 ranks documents by term statistics\.$/);
@@ -151,7 +151,7 @@ Deno.test("ITEM A_r and pointwise A_s over a text-format server read malformed r
 
   const pointwise = await rerank(model.baseURL, {
     strategy: "item",
-    item: { variant: "A_s", judgment: "pointwise", m: 1 },
+    item: { variant: "A_s", judgment: "pointwise", m: 1, start: "top5" },
   }) as ItemBody;
   // 0 and 2 say yes; 3 ("maybe") and 4 (empty) keep their place in U_0, the top five.
   assert.deepEqual(pointwise.iterations[0]!.utility, [0, 2, 3, 4]);
@@ -172,7 +172,7 @@ Deno.test("ITEM over a text-format server that replies with nothing keeps the pr
     assert.equal(iteration.degraded, true);
     assert.equal(iteration.answer, "");
     assert.deepEqual(iteration.ranking, [0, 1, 2, 3, 4, 5], "R_0, the retrieval order");
-    assert.deepEqual(iteration.utility, [0, 1, 2, 3, 4], "U_0, the top five");
+    assert.deepEqual(iteration.utility, [0, 1, 2, 3, 4, 5], "U_0, every candidate (R_0 = D)");
   }
   assert.deepEqual(body.results.map((result) => result.index), [0, 1, 2, 3, 4, 5]);
   assert.equal(body.usage.llm_calls, 9);

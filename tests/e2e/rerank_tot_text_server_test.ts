@@ -85,7 +85,7 @@ async function rerankTot(post: ReturnType<typeof siftAgainst>): Promise<TotBody>
   return await response.json() as TotBody;
 }
 
-Deno.test("tot against a sloppy text-format server follows the numbers written, clamped, and degrades the rest", async () => {
+Deno.test("tot against a sloppy text-format server follows the numbers written and degrades what is off the scale", async () => {
   await using model = serveTextModel(sloppy);
   const body = await rerankTot(siftAgainst(model.baseURL));
   const [first, second] = body.tree.levels;
@@ -98,7 +98,7 @@ Deno.test("tot against a sloppy text-format server follows the numbers written, 
   assert.deepEqual([second!.dimensions, second!.chosen_by], [["semantic", "lexical"], "agent"]);
   assert.deepEqual(first!.thresholds, { accuracy: 0.5, completeness: 0.5 });
   assert.deepEqual(second!.thresholds, { semantic: 0.5, lexical: 0.5 });
-  // 9/10, 0.3, **0.85**, "excellent" (unusable: 0), 60%, 1.7 (clamped).
+  // 9/10, 0.3, **0.85**, "excellent" (unusable: 0), 60%, 1.7 (off the 0-1 scale: unusable, 0).
   assert.deepEqual(
     first!.candidates.map((c) => [c.index, c.scores.accuracy, c.kept, c.degraded ?? false]),
     [
@@ -107,20 +107,20 @@ Deno.test("tot against a sloppy text-format server follows the numbers written, 
       [2, 0.85, true, false],
       [3, 0, false, true],
       [4, 0.6, true, false],
-      [5, 1, true, false],
+      [5, 0, false, true],
     ],
   );
-  // -0.2 clamps to 0; the empty reply is unusable and counts 0.
+  // -0.2 is off the scale: unusable, and counts 0.
   assert.deepEqual(
-    second!.candidates.map((c) => [c.index, c.scores.semantic, c.kept]),
-    [[0, 0.95, true], [2, 0.9, true], [4, 0, false], [5, 0, false]],
+    second!.candidates.map((c) => [c.index, c.scores.semantic, c.kept, c.degraded ?? false]),
+    [[0, 0.95, true, false], [2, 0.9, true, false], [4, 0, false, true]],
   );
   assert.deepEqual(body.results.map((r) => [r.index, r.relevance_score]), [[0, 0.95], [2, 0.9]]);
   assert.deepEqual(body.discarded, [
     { index: 1, reason: "level 1: accuracy 0.3 < 0.5" },
     { index: 3, reason: "level 1: accuracy 0 < 0.5" },
     { index: 4, reason: "level 2: semantic 0 < 0.5" },
-    { index: 5, reason: "level 2: semantic 0 < 0.5" },
+    { index: 5, reason: "level 1: accuracy 0 < 0.5" },
   ]);
   assert.equal(body.degraded, true);
   assert.ok(body.warnings!.some((w) => /^level 1: the agent's reply named no two/.test(w)));

@@ -131,6 +131,33 @@ Deno.test("Workers share one SiftState Durable Object: index and cache, across a
         assert.match(error.message, /chunks\.1\.vector/);
         assert.equal((await ok(dev, "other", `/count?namespace=${NAMESPACE}`)).count, 3);
       }) &&
+      await t.step("documents list in pages by id and read back in chunk order", async () => {
+        const first = await ok(dev, "owner", `/documents?namespace=${NAMESPACE}&limit=1`);
+        assert.deepEqual(first.documents, [{ id: "alpha", title: "Paper alpha", chunks: 2 }]);
+        const cursor = encodeURIComponent(first.cursor as string);
+        const second = await ok(
+          dev,
+          "other",
+          `/documents?namespace=${NAMESPACE}&limit=1&cursor=${cursor}`,
+        );
+        assert.deepEqual(
+          (second.documents as { id: string }[]).map((document) => document.id),
+          ["beta"],
+        );
+        assert.equal(second.cursor, undefined);
+        const read = await ok(dev, "other", `/document?namespace=${NAMESPACE}&id=alpha`);
+        assert.deepEqual((read.chunks as { id: string }[]).map((chunk) => chunk.id), [
+          "alpha#0",
+          "alpha#1",
+        ]);
+        const { status, json } = await call(
+          dev,
+          "owner",
+          `/documents?namespace=${NAMESPACE}&cursor=nonsense`,
+        );
+        assert.equal(status, 400);
+        assert.match((json.error as { message: string }).message, /^cursor:/);
+      }) &&
       await t.step(
         "a cache value one Worker sets, the other reads; TTL and delete remove it",
         async () => {

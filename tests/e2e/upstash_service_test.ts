@@ -83,3 +83,47 @@ Deno.test({
     assert.equal((await removed.json()).deleted_chunks, 1);
   },
 });
+
+Deno.test({
+  name: "on the Upstash adapters, tenants keep their namespaces and cached results apart",
+  ignore: redis.ignore,
+  async fn() {
+    await using redisStack = await startRedisRestStack({ redisServerPath: redis.redisServerPath });
+    await using vector = startVectorRestServer();
+    const env = {
+      DEMO_CORPUS: "false",
+      API_KEYS: "ka:acme,kb:globex,kz",
+      UPSTASH_REDIS_REST_URL: redisStack.url,
+      UPSTASH_REDIS_REST_TOKEN: redisStack.token,
+      UPSTASH_VECTOR_REST_URL: vector.url,
+      UPSTASH_VECTOR_REST_TOKEN: vector.token,
+    };
+    const app = createSiftApp();
+    const post = async (key: string, path: string, body: unknown) => {
+      const response = await app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: JSON.stringify(body),
+      }, env);
+      assert.ok(response.status < 300, await response.clone().text());
+      return await response.json();
+    };
+    for (const [key, text] of [["ka", "acme's ledger"], ["kb", "globex's ledger"]]) {
+      await post(key!, "/v1/documents", { documents: [{ id: "ledger", text }] });
+    }
+    // Stored under `<tenant>:<namespace>`, a name no caller can give.
+    assert.ok(vector.requests.some((request) => request.path === "/upsert/acme:default"));
+    const texts = async (key: string) =>
+      ((await post(key, "/v1/search", { query: "ledger", mode: "sparse" })) as {
+        results: { text: string }[];
+      }).results.map((hit) => hit.text);
+    assert.deepEqual(await texts("ka"), ["acme's ledger"]);
+    assert.deepEqual(await texts("kb"), ["globex's ledger"]);
+    assert.deepEqual(await texts("kz"), []);
+    const cached = async (key: string) =>
+      ((await post(key, "/v1/rubrics", { query: "ledgers?" })) as { cached: boolean }).cached;
+    assert.equal(await cached("ka"), false);
+    assert.equal(await cached("ka"), true);
+    assert.equal(await cached("kb"), false);
+  },
+});

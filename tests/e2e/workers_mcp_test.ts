@@ -35,7 +35,12 @@ Deno.test("under workerd: the official MCP client against the orchestrator Worke
   try {
     const configs = await configsWithVars(
       WORKER_CONFIGS,
-      { LLM_BASE_URL: upstream.baseURL, LLM_API_KEY: "test-key", API_KEYS: API_KEY },
+      // A bare key for the MCP steps, and two tenants (#23) for the last step.
+      {
+        LLM_BASE_URL: upstream.baseURL,
+        LLM_API_KEY: "test-key",
+        API_KEYS: `${API_KEY},ka:acme,kb:globex,kc:acme`,
+      },
       configDir,
       PROJECT_DIR,
     );
@@ -157,6 +162,10 @@ Deno.test("under workerd: the official MCP client against the orchestrator Worke
       await foreign.body?.cancel();
       assert.equal(foreign.status, 403);
     });
+    ok = ok && await t.step(
+      "tenants stay apart through the bindings, the Durable Object and the Queue",
+      async () => await tenantsStayApart(running),
+    );
     failed = !ok;
   } finally {
     await dev?.stop();
@@ -166,3 +175,71 @@ Deno.test("under workerd: the official MCP client against the orchestrator Worke
     await Deno.remove(configDir, { recursive: true }).catch(() => {});
   }
 });
+
+function call(dev: WranglerDev, key: string, method: string, path: string, body?: unknown) {
+  return dev.fetch(path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+async function searched(dev: WranglerDev, key: string, namespace?: string): Promise<string[]> {
+  const response = await call(dev, key, "POST", "/v1/search", {
+    query: "harbour pilot tides",
+    ...(namespace ? { namespace } : {}),
+  });
+  assert.equal(response.status, 200, await response.clone().text());
+  return ((await response.json()) as { results: { doc_id: string }[] }).results
+    .map((hit) => hit.doc_id);
+}
+
+/**
+ * A document and an evaluation run of acme are found by acme's second key and
+ * by no other (globex, or the bare key the MCP steps used), through the
+ * orchestrator, its service bindings and MCP; the run's slices, handed out by
+ * the Queue, run as acme and finish.
+ */
+async function tenantsStayApart(dev: WranglerDev): Promise<void> {
+  const ingested = await call(dev, "ka", "POST", "/v1/documents", {
+    documents: [{ id: "pilot", text: "The harbour pilot boards two hours before high tides." }],
+  });
+  assert.equal(ingested.status, 201, await ingested.text());
+  assert.deepEqual(await searched(dev, "kc"), ["pilot"]);
+  assert.deepEqual(await searched(dev, "kb"), []);
+  // The bare key's space holds the MCP steps' kiwi, not acme's pilot.
+  for (const key of ["kb", API_KEY]) {
+    assert.ok(!(await searched(dev, key, "default")).includes("pilot"), key);
+  }
+  const mcp = await connectMcp(dev.baseUrl, { apiKey: "kb" });
+  try {
+    const found = await mcp.client.callTool({
+      name: "search",
+      arguments: { query: "harbour pilot tides" },
+    });
+    assert.doesNotMatch(textOf(found), /pilot/);
+  } finally {
+    await mcp.close();
+  }
+  const deleted = await call(dev, "kb", "DELETE", "/v1/documents/pilot?namespace=default");
+  await deleted.body?.cancel();
+  assert.equal(deleted.status, 404);
+  assert.deepEqual(await searched(dev, "ka"), ["pilot"]);
+
+  const started = await call(dev, "ka", "POST", "/v1/evaluations", {
+    dataset: { questions: [{ id: "q1", question: "When does the harbour pilot board?" }] },
+    variants: ["none"],
+    run_id: "acme-run",
+  });
+  assert.equal(started.status, 202, await started.clone().text());
+  let run: { status?: string } = {};
+  for (let i = 0; i < 300 && run.status !== "done"; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    run = await (await call(dev, "kc", "GET", "/v1/evaluations/acme-run")).json();
+    assert.notEqual(run.status, "failed", JSON.stringify(run));
+  }
+  assert.equal(run.status, "done", "the Queue's slices ran as acme");
+  const foreign = await call(dev, "kb", "GET", "/v1/evaluations/acme-run");
+  await foreign.body?.cancel();
+  assert.equal(foreign.status, 404);
+}

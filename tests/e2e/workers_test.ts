@@ -16,6 +16,7 @@ import {
   leaveAfterFirstDelta,
   startEndlessUpstream,
 } from "../helpers/endless_upstream.ts";
+import { makeDocx, paragraph } from "../helpers/docx.ts";
 import { pgrep, startWranglerDev, type WranglerDev } from "../../scripts/wrangler-dev.ts";
 
 const PROJECT_DIR = fileURLToPath(new URL("../../", import.meta.url));
@@ -74,6 +75,56 @@ Deno.test("the Workers compose over service bindings and share state in a Durabl
         assert.equal(ingested.status, 201, await ingested.clone().text());
         assert.equal((await searchIds(first, "flightless bird of New Zealand"))[0], "kiwi#0");
       }) &&
+      await t.step(
+        "files uploaded to the orchestrator are parsed by the embed Worker: PDF pages, HTML, refusals",
+        async () => {
+          const upload = async (name: string, bytes: Uint8Array) => {
+            const form = new FormData();
+            form.append("file", new Blob([bytes as BlobPart]), name);
+            form.append("namespace", "files");
+            return await first.fetch("/v1/documents", { method: "POST", body: form });
+          };
+          const fixture = (name: string) =>
+            Deno.readFile(new URL(`../fixtures/documents/${name}`, import.meta.url));
+          const paper = await upload("paper.pdf", await fixture("paper.pdf"));
+          assert.equal(paper.status, 201, await paper.clone().text());
+          const html = await upload(
+            "page.html",
+            new TextEncoder().encode(
+              "<!doctype html><title>Quay notes</title><p>Boats moor here.</p>",
+            ),
+          );
+          assert.equal(html.status, 201, await html.clone().text());
+          const docx = await upload(
+            "ferry.docx",
+            makeDocx(paragraph("Ferry notes", "Title") + paragraph("The boat leaves at six.")),
+          );
+          assert.equal(docx.status, 201, await docx.clone().text());
+          const search = await post(first, "/v1/search", {
+            query: "slack water pressure sensor harbour",
+            namespace: "files",
+            mode: "sparse",
+            top_k: 3,
+          });
+          const { results } = await search.json() as {
+            results: { doc_id: string; metadata: Record<string, unknown> }[];
+          };
+          assert.equal(results[0]?.doc_id, "paper");
+          assert.equal(typeof results[0]?.metadata.page, "number");
+          assert.equal(results[0]?.metadata.source, "paper.pdf");
+          for (
+            const [name, status, why] of [
+              ["scanned.pdf", 400, /looks scanned/],
+              ["encrypted.pdf", 400, /encrypted PDF/],
+              ["photo.txt", 415, /PNG image/],
+            ] as const
+          ) {
+            const refused = await upload(name, await fixture(name));
+            assert.equal(refused.status, status, name);
+            assert.match((await refused.json()).error.message, why);
+          }
+        },
+      ) &&
       await t.step(
         "the orchestrator's /openapi.json describes the forwarded routes as their Workers do",
         async () => {

@@ -1,4 +1,4 @@
-import { createOfflineModel } from "../../shared/llm/offline/model.ts";
+import { createOfflineModel } from "../../providers/offline/model.ts";
 
 /**
  * An OpenAI-compatible upstream on loopback: the offline model, except that a

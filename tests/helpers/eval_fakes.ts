@@ -96,6 +96,7 @@ export function fakeSteps(options: FakeStepsOptions = {}) {
           reason: "fake",
         })),
         precision: 1,
+        excluded: 0,
         degraded: false,
         usage: { tokens_in: 0, tokens_out: 0 },
       }), call),

@@ -8,6 +8,8 @@ export type FakeCall = {
   system: string;
   user: string;
   json: boolean;
+  /** Every message sent, in order (a retry's correction turn is the last). */
+  messages: { role: string; content: string }[];
 };
 
 /** A reply's text, or a status code for a failed call. */
@@ -32,6 +34,7 @@ export function fakeLlm(
       system: body.messages[0].content,
       user: body.messages[1].content,
       json: body.response_format?.type === "json_schema",
+      messages: body.messages,
     };
     calls.push(call);
     const content = await reply(call);

@@ -1,4 +1,4 @@
-import { createOfflineModel } from "../../shared/llm/offline/model.ts";
+import { createOfflineModel } from "../../providers/offline/model.ts";
 
 /** One chat call as the server saw it. */
 export type TextModelCall = {
@@ -62,8 +62,8 @@ function streamed(model: string, content: string, includeUsage: boolean): Respon
 /**
  * A real OpenAI-compatible HTTP server on a free loopback port whose model
  * is `reply` (a status code answers as a failed call), with the offline
- * model's embeddings. It records every chat call; point `LLM_BASE_URL` at
- * `baseURL`.
+ * model's embeddings, and a `/v1/models` that always answers. It records
+ * every chat call; point `LLM_BASE_URL` at `baseURL`.
  *
  * @example
  * await using model = serveTextModel(() => "0.5");
@@ -77,6 +77,9 @@ export function serveTextModel(reply: TextModelReply) {
       const path = new URL(request.url).pathname;
       if (request.method === "POST" && path === "/v1/embeddings") {
         return await embeddings.handle(request);
+      }
+      if (request.method === "GET" && path === "/v1/models") {
+        return Response.json({ object: "list", data: [{ id: "text-model", object: "model" }] });
       }
       if (request.method !== "POST" || path !== "/v1/chat/completions") {
         return Response.json({ error: { message: "Not found" } }, { status: 404 });

@@ -6,7 +6,14 @@ import type { ErrorBody } from "./helpers.ts";
 
 type AnswerBody = {
   answer: string;
-  citations: { index: number; id?: string; doc_id?: string; title?: string }[];
+  citations: {
+    index: number;
+    id?: string;
+    doc_id?: string;
+    title?: string;
+    label: string;
+    page?: number;
+  }[];
   answered: boolean;
   usage: { tokens_in: number; tokens_out: number };
 };
@@ -51,7 +58,7 @@ Deno.test("POST /v1/answer takes plain strings as documents", async () => {
     documents: ["Paris is the capital of France.", CORPUS[0]!.text],
   })).json();
   assert.equal(body.answered, true);
-  assert.deepEqual(body.citations, [{ index: 2 }]);
+  assert.deepEqual(body.citations, [{ index: 2, label: "document 2" }]);
 });
 
 Deno.test("POST /v1/answer says the documents do not answer an unrelated question", async () => {
@@ -115,4 +122,23 @@ Deno.test("POST /v1/answer answers 400 before any stream for a bad request", asy
   assert.match((await response.json() as ErrorBody).error.message, /^query: /);
   const noDocuments = await post("/v1/answer", { query: "x", documents: "none" });
   assert.match((await noDocuments.json() as ErrorBody).error.message, /^documents: /);
+});
+
+Deno.test("POST /v1/answer labels a citation with its document's title, section and page", async () => {
+  const { post } = testApp();
+  const volcano = DOCUMENTS.find((document) => document.metadata.doc_id === "volcano")!;
+  const body: AnswerBody = await (await post(
+    "/v1/answer",
+    {
+      query: "What is a volcano and what feeds its eruptions?",
+      documents: [{
+        ...volcano,
+        metadata: { ...volcano.metadata, section: "Earth > 2.3 Eruptions", page: 7, page_end: 8 },
+      }],
+    },
+  )).json();
+  assert.deepEqual(body.citations.map((citation) => citation.label), [
+    `${volcano.metadata.title}, §2.3, pp. 7-8`,
+  ]);
+  assert.equal(body.citations[0]!.page, 7);
 });

@@ -1,5 +1,5 @@
 /**
- * Every route's body limit is the one the README states, checked on every
+ * Every route's body limit is the one the limits page states, checked on every
  * POST route the OpenAPI document lists; and per-item limits hold on the
  * rerank routes.
  */
@@ -7,33 +7,33 @@ import assert from "node:assert/strict";
 import { LIMITS } from "../../shared/limits.ts";
 import { EMPTY_ENV, type ErrorBody, testApp } from "./helpers.ts";
 
-const README = (await Deno.readTextFile(new URL("../../README.md", import.meta.url)))
+const PAGE = (await Deno.readTextFile(new URL("../../docs/limits-and-safety.md", import.meta.url)))
   .replace(/\s+/g, " ");
 
-/** `N MiB (or KiB) for `/a`, `/b` and `/c`` clauses of the README's body-limits paragraph. */
+/** `N MiB (or KiB) for `/a`, `/b` and `/c`` clauses of the limits page's body-limits paragraph. */
 function statedBodyLimits(): { byRoute: Map<string, number>; otherwise: number } {
   const byRoute = new Map<string, number>();
-  for (const clause of README.matchAll(/(\d+) ([KM])iB for ((?:`\/[^`]+`(?:, | and )?)+)/g)) {
+  for (const clause of PAGE.matchAll(/(\d+) ([KM])iB for ((?:`\/[^`]+`(?:, | and )?)+)/g)) {
     for (const route of clause[3]!.matchAll(/`([^`]+)`/g)) {
       const path = route[1]!.replace(/:(\w+)/g, "{$1}");
       byRoute.set(path, Number(clause[1]) * (clause[2] === "M" ? 1024 * 1024 : 1024));
     }
   }
-  const otherwise = /(\d+) MiB for every other route/.exec(README);
-  assert.ok(otherwise, "the README states no default body limit");
+  const otherwise = /(\d+) MiB for every other route/.exec(PAGE);
+  assert.ok(otherwise, "the limits page states no default body limit");
   return { byRoute, otherwise: Number(otherwise[1]) * 1024 * 1024 };
 }
 
 const SECRET = `whsec_${btoa("k".repeat(32))}`;
 const ENV = { ...EMPTY_ENV, INGEST_WEBHOOK_SECRET: SECRET, WEBHOOK_SECRET: SECRET };
 
-Deno.test("every POST route refuses a body declared one byte over the README's limit, and not at it", async () => {
+Deno.test("every POST route refuses a body declared one byte over the limits page's limit, and not at it", async () => {
   const { app } = testApp(ENV);
   const document = await (await app.request("/openapi.json", {}, ENV)).json() as {
     paths: Record<string, { post?: { requestBody?: unknown } }>;
   };
   const { byRoute, otherwise } = statedBodyLimits();
-  assert.ok(byRoute.size >= 10, "the README lists the routes with larger limits");
+  assert.ok(byRoute.size >= 10, "the limits page lists the routes with larger limits");
   const routes = Object.entries(document.paths)
     .filter(([, operations]) => operations.post?.requestBody)
     .map(([path]) => path);

@@ -247,3 +247,47 @@ Deno.test("POST /v1/evaluations with repeat runs each question again, asking the
   assert.ok(Array.isArray(report.elo_first_order));
   assert.ok("both_orders" in report.tie_rates);
 });
+
+Deno.test("POST /v1/evaluations takes ITEM's, ToT-RAG's and RAGElo's grid options as variants, strictly", async () => {
+  const { request, background } = evaluationsApp();
+  const refused: [unknown, RegExp][] = [
+    [[{ strategy: "item", itme: { variant: "A_r" } }], /itme/],
+    [[{ strategy: "item", item: { variant: "A_r", judgement: "pointwise" } }], /judgement/],
+    [[{ strategy: "tot", tot: { unit: "sentence", nodes: 3 } }], /nodes/],
+    [[{ strategy: "one-turn", mode: "bm25" }], /mode/],
+    [[{ strategy: "one-turn", tot: { unit: "sentence" } }], /only strategy tot takes these/],
+    [["item:A_r:pointwise"], /pointwise judgments need item variant A_s/],
+    [["tot:cut0"], /tot has no option "cut0"/],
+    [["one-turn@knn"], /"one-turn@knn" is not a variant/],
+  ];
+  for (const [variants, message] of refused) {
+    const response = await request("/v1/evaluations", {
+      dataset: { questions: QUESTIONS },
+      variants,
+    });
+    assert.equal(response.status, 400, JSON.stringify(variants));
+    assert.match((await response.json()).error.message, message, JSON.stringify(variants));
+  }
+  assert.equal(background.length, 0);
+  const started = await request("/v1/evaluations", {
+    dataset: { questions: QUESTIONS.slice(0, 1) },
+    variants: [
+      "none@sparse",
+      {
+        strategy: "item",
+        item: { variant: "A_r", answer: "implicit", start: "top5" },
+        mode: "dense",
+      },
+      { strategy: "tot", tot: { unit: "sentence", cut: 2 }, fusion: true },
+    ],
+    games_per_query: 0,
+  });
+  assert.equal(started.status, 202, await started.clone().text());
+  await Promise.all(background);
+  const status = await (await request((await started.json()).status_url)).json();
+  assert.deepEqual(status.summary.map((variant: { variant: string }) => variant.variant), [
+    "none@sparse",
+    "item:A_r:implicit:top5@dense",
+    "tot:sentence:cut2+fusion",
+  ]);
+});

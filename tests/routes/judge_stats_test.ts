@@ -94,7 +94,7 @@ Deno.test("POST /v1/judge/tournament reproduces the ranking of RAGElo's table 6 
   assert.equal(response.status, 200);
   const { ratings }: { ratings: Rating[] } = await response.json();
   console.log(
-    "Table 5 games, 500 tournaments, K 32, initial 1000, seed 0, 1000 bootstrap resamples:\n" +
+    "Table 5 games, 500 tournaments, K 32, initial 500, seed 0, 1000 bootstrap resamples:\n" +
       ratings.map((rating) =>
         `  ${rating.agent.padEnd(12)} ${rating.score.toFixed(1)} ± ${rating.std.toFixed(1)}` +
         `  95% CI [${rating.ci_low.toFixed(1)}, ${rating.ci_high.toFixed(1)}]` +
@@ -102,7 +102,7 @@ Deno.test("POST /v1/judge/tournament reproduces the ranking of RAGElo's table 6 
       ).join("\n"),
   );
   assert.deepEqual(ratings.map((rating) => rating.agent), PUBLISHED_ORDER);
-  near(ratings.reduce((sum, rating) => sum + rating.score, 0), 6 * 1000, "sum of scores");
+  near(ratings.reduce((sum, rating) => sum + rating.score, 0), 6 * 500, "sum of scores");
   const ragfBm25 = ratings[0]!;
   // 49% of 200 against RAG BM25, 58.5% RAG KNN, 51.5% RAGF KNN, 53.5% RAG Hybrid, 30.5% RAGF Hybrid.
   assert.deepEqual(
@@ -115,8 +115,8 @@ Deno.test("POST /v1/judge/tournament reproduces the ranking of RAGElo's table 6 
 });
 
 Deno.test("POST /v1/judge/tournament from 500 lands near table 6's published scores", async () => {
-  // Table 6's scores sit about 500 below ours from 1000: the paper's ratings
-  // evidently started at 500. From 500 every agent is within a dozen points
+  // Table 6's scores average 500: the paper's ratings started there, as ours
+  // now do by default (they sat 500 higher from 1000). From 500 every agent is within a dozen points
   // (seed 0: at most 5.5 off; over seeds 0-99: at most 10.7 off).
   const published: Record<string, number> = {
     "RAGF BM25": 571,
@@ -210,6 +210,11 @@ Deno.test("POST /v1/judge/agreement matches SciPy and the Bland-Altman formula t
   const body = await response.json();
   near(body.kendall_tau_b, 0.6060606060606061, "tau-b");
   near(body.spearman_rho, 0.6666666666666666, "rho");
+  // Two-sided p-values from tests/unit/significance_reference.py (SciPy's formulas, computed
+  // independently: the tie-corrected normal for tau-b, t on n − 2 df for rho), to 1e-6.
+  const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-6);
+  close(body.p_values.kendall_tau_b, 0.041649830629389935);
+  close(body.p_values.spearman_rho, 0.03526520347508011);
   // x − y = [0, −1, 0, 1, 0, 0, 0, 1, 0, −1]: mean 0, Σd² = 4, s = √(4 / 9).
   near(body.bland_altman.bias, 0, "bias");
   near(body.bland_altman.lower, -1.96 * Math.sqrt(4 / 9), "lower");
@@ -222,6 +227,8 @@ Deno.test("POST /v1/judge/agreement matches SciPy and the Bland-Altman formula t
   })).json();
   near(floats.kendall_tau_b, 0.42163702135578396, "tau-b with a joint tie");
   near(floats.spearman_rho, 0.523570314404736, "rho with a joint tie");
+  assert.ok(Math.abs(floats.p_values.kendall_tau_b - 0.20482167957738226) < 1e-6);
+  assert.ok(Math.abs(floats.p_values.spearman_rho - 0.22779888589824704) < 1e-6);
 });
 
 Deno.test("POST /v1/judge/agreement returns null correlations for a constant input and says why", async () => {
@@ -231,6 +238,7 @@ Deno.test("POST /v1/judge/agreement returns null correlations for a constant inp
   const body = await response.json();
   assert.equal(body.kendall_tau_b, null);
   assert.equal(body.spearman_rho, null);
+  assert.deepEqual(body.p_values, { kendall_tau_b: null, spearman_rho: null });
   near(body.bland_altman.bias, 1);
   assert.deepEqual(body.notes, [
     "kendall_tau_b and spearman_rho are null: x is constant, so a rank correlation is undefined",
@@ -251,4 +259,34 @@ Deno.test("POST /v1/judge/agreement answers 400 naming the field", async () => {
     const { error }: ErrorBody = await response.json();
     assert.match(error.message, message);
   }
+});
+
+Deno.test("POST /v1/judge/tournament leaves a game with winner null out, says how many, and plays the rest", async () => {
+  const post = statsApp();
+  const games = [
+    { a: "x", b: "y", winner: "A" },
+    { a: "x", b: "y", winner: null },
+    { a: "x", b: "y", winner: null },
+  ];
+  const body = await (await post("/v1/judge/tournament", { games, tournaments: 10 })).json() as {
+    ratings: Rating[];
+    excluded: number;
+  };
+  assert.equal(body.excluded, 2);
+  const x = body.ratings.find((rating) => rating.agent === "x")!;
+  assert.deepEqual([x.wins, x.losses, x.ties], [1, 0, 0], "the unreadable games are not ties");
+});
+
+Deno.test("POST /v1/judge/agreement leaves pairs with a null out and says how many", async () => {
+  const post = statsApp();
+  const response = await post("/v1/judge/agreement", {
+    x: [1, 2, null, 3, 4],
+    y: [1, 2, 2, 3, null],
+  });
+  assert.equal(response.status, 200);
+  const body = await response.json() as { spearman_rho: number; excluded: number };
+  assert.deepEqual([body.spearman_rho, body.excluded], [1, 2]);
+  const tooFew = await post("/v1/judge/agreement", { x: [1, null, 3], y: [1, 2, null] });
+  assert.equal(tooFew.status, 400);
+  assert.match((await tooFew.json() as ErrorBody).error.message, /^y: at least 2 pairs/);
 });

@@ -143,6 +143,8 @@ Deno.test("every documented JSON and event-stream reply matches its schema", asy
       authors: ["A"],
     })),
   }, 201);
+  await get("/v1/documents?limit=2", "/v1/documents");
+  await get(`/v1/documents/${CORPUS[0]!.id}`, "/v1/documents/{id}");
   await post("/v1/embeddings", { input: ["one", "two"] });
   await post("/v1/embeddings", { input: "one", encoding_format: "base64" });
   await post("/v1/search", { query: QUERY, top_k: 3 });

@@ -1,7 +1,7 @@
 /**
  * `GET /openapi.json`: a valid OpenAPI 3.1 document that lists every route of
  * the all-in-one app, the same document from the orchestrator deployed alone
- * (its forwarded routes described by their owners), and a README that names
+ * (its forwarded routes described by their owners), and an API page (docs/api.md) that names
  * every path in it.
  */
 import assert from "node:assert/strict";
@@ -165,10 +165,10 @@ Deno.test("the orchestrator alone answers 502 naming the function whose document
   assert.match(((await response.json()) as ErrorBody).error.message, /judge step failed/);
 });
 
-Deno.test("README.md names every path of the document and links /openapi.json", async () => {
+Deno.test("docs/api.md names every path of the document and links /openapi.json", async () => {
   const document = await documentFrom(createSiftApp());
-  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
-  // The README writes parameters hono's way (`/v1/documents/:id`).
+  const readme = await Deno.readTextFile(new URL("../../docs/api.md", import.meta.url));
+  // The page writes parameters hono's way (`/v1/documents/:id`).
   const unnamed = Object.keys(document.paths)
     .map((path) => path.replace(/\{(\w+)\}/g, ":$1"))
     .filter((path) =>

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { oneTurnRubric } from "../../prompts/rerank-one-turn.ts";
-import { rubricFor } from "../../shared/llm/offline/tasks/rubric.ts";
+import { rubricFor } from "../../providers/offline/tasks/rubric.ts";
 import { type Env, type ErrorBody, readEvents, testApp, withoutErrorLogs } from "./helpers.ts";
 import { ingestable, RERANK_DOCUMENTS, RERANK_QUERY } from "./rerank_corpus.ts";
 

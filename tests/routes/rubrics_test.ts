@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { rubricFor } from "../../shared/llm/offline/tasks/rubric.ts";
+import { rubricFor } from "../../providers/offline/tasks/rubric.ts";
 import { rubricSchema } from "../../shared/rerank/rubric.ts";
 import { type ErrorBody, testApp } from "./helpers.ts";
 

@@ -74,7 +74,7 @@ Deno.test("an unknown route gets a 404 JSON error", async () => {
   }
 });
 
-Deno.test("a body that is not JSON gets 400 `body: must be valid JSON`", async () => {
+Deno.test("a body that is not JSON gets 400 `body: must be valid JSON` naming the field and position", async () => {
   const { app, env } = testApp();
   for (const path of ["/v1/search", "/v1/documents", "/v1/fuse", "/v1/answer", "/v1/query"]) {
     const response = await app.request(path, {
@@ -84,7 +84,11 @@ Deno.test("a body that is not JSON gets 400 `body: must be valid JSON`", async (
     }, env);
     assert.equal(response.status, 400, path);
     assert.deepEqual(await response.json(), {
-      error: { type: "invalid_request", message: "body: must be valid JSON" },
+      error: {
+        type: "invalid_request",
+        message:
+          "body: must be valid JSON (query, line 1, column 11: a string that is never closed)",
+      },
     });
   }
 });

@@ -49,7 +49,7 @@ Deno.test("expectedScore() favours the higher rating (E_A = 1 / (1 + 10^((R_B �
 
 Deno.test("rateGames() moves the winner up by k (1 − E) and the loser down as much", () => {
   const ratings = rateGames([{ a: "x", b: "y", winner: "A" }]);
-  assert.deepEqual(Object.fromEntries(ratings), { x: 1016, y: 984 });
+  assert.deepEqual(Object.fromEntries(ratings), { x: 516, y: 484 });
   const won = rateGames([{ a: "x", b: "y", winner: "B" }], { k: 10, initial: 0 });
   assert.deepEqual(Object.fromEntries(won), { x: -5, y: 5 });
 });
@@ -57,23 +57,23 @@ Deno.test("rateGames() moves the winner up by k (1 − E) and the loser down as 
 Deno.test("rateGames(): a player who always wins ends above the initial rating", () => {
   const games: Game[] = Array.from({ length: 30 }, () => ({ a: "champ", b: "rival", winner: "A" }));
   const ratings = rateGames(games);
-  assert.ok(ratings.get("champ")! > 1000 && ratings.get("rival")! < 1000);
+  assert.ok(ratings.get("champ")! > 500 && ratings.get("rival")! < 500);
   // Each further win is worth less: the champion is expected to win.
-  const afterOne = rateGames(games.slice(0, 1)).get("champ")! - 1000;
-  const afterTwo = rateGames(games.slice(0, 2)).get("champ")! - 1000;
+  const afterOne = rateGames(games.slice(0, 1)).get("champ")! - 500;
+  const afterTwo = rateGames(games.slice(0, 2)).get("champ")! - 500;
   assert.ok(afterTwo - afterOne < afterOne);
 });
 
 Deno.test("rateGames(): a tie scores 0.5, so it moves nobody at equal ratings and lifts the weaker", () => {
   assert.deepEqual(
     Object.fromEntries(rateGames([{ a: "x", b: "y", winner: "C" }])),
-    { x: 1000, y: 1000 },
+    { x: 500, y: 500 },
   );
   const ratings = rateGames([{ a: "x", b: "y", winner: "A" }, { a: "x", b: "y", winner: "C" }]);
-  const change = 32 * (0.5 - expectedScore(1016, 984));
-  near(ratings.get("x")!, 1016 + change, "x");
-  near(ratings.get("y")!, 984 - change, "y");
-  assert.ok(ratings.get("y")! > 984, "the weaker player gains from a tie");
+  const change = 32 * (0.5 - expectedScore(516, 484));
+  near(ratings.get("x")!, 516 + change, "x");
+  near(ratings.get("y")!, 484 - change, "y");
+  assert.ok(ratings.get("y")! > 484, "the weaker player gains from a tie");
 });
 
 Deno.test("rateGames() conserves the sum of ratings", () => {
@@ -83,7 +83,7 @@ Deno.test("rateGames() conserves the sum of ratings", () => {
 
 Deno.test("eloTournament() conserves the mean rating and counts wins, losses and ties", () => {
   const { ratings } = eloTournament(MIXED, { tournaments: 50, bootstrap: 50 });
-  near(ratings.reduce((sum, rating) => sum + rating.score, 0), 4 * 1000);
+  near(ratings.reduce((sum, rating) => sum + rating.score, 0), 4 * 500);
   const byAgent = Object.fromEntries(ratings.map((rating) => [rating.agent, rating]));
   assert.deepEqual(
     ["w", "x", "y", "z"].map((agent) => {
@@ -123,12 +123,12 @@ Deno.test("eloTournament() resets the ratings and reshuffles the games every tou
   // A single game is played the same way in every tournament.
   const single = eloTournament([{ a: "x", b: "y", winner: "A" }], { tournaments: 25 });
   assert.deepEqual(single.ratings.map(({ agent, score, std }) => ({ agent, score, std })), [
-    { agent: "x", score: 1016, std: 0 },
-    { agent: "y", score: 984, std: 0 },
+    { agent: "x", score: 516, std: 0 },
+    { agent: "y", score: 484, std: 0 },
   ]);
   assert.deepEqual(
     [single.ratings[0]!.ci_low, single.ratings[0]!.ci_high],
-    [1016, 1016],
+    [516, 516],
     "every resample of one game is that game",
   );
 });

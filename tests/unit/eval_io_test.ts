@@ -5,7 +5,7 @@ import { compareRuns } from "../../functions/evaluate/compare.ts";
 import { parseQuestionsJsonl } from "../../functions/evaluate/dataset.ts";
 import { fileCheckpointStore } from "../../scripts/eval/file-checkpoints.ts";
 import { fileHistory } from "../../scripts/eval/file-history.ts";
-import type { RunSummary } from "../../functions/evaluate/history.ts";
+import type { RunSummary } from "../../functions/evaluate/run-summary.ts";
 import { progressBar } from "../../functions/evaluate/progress.ts";
 import type { EvalProgress } from "../../functions/evaluate/types.ts";
 

@@ -96,6 +96,7 @@ Deno.test("the report's mrr_at_5 grades the first retrieved passages; kept_mrr t
       return Promise.resolve({
         judgments,
         precision: 0.123, // ignored: precision is recomputed over the kept passages
+        excluded: 0,
         degraded: false,
         usage: { tokens_in: 0, tokens_out: 0 },
       });
@@ -196,7 +197,7 @@ Deno.test("repeat runs every question again under its own units and cache scope"
   // The interval is the clustered bootstrap over every run, grouped by question.
   const precision = report.queries.map((query) => ({
     question: query.id,
-    value: query.variants["one-turn"]!.retrieval!.precision,
+    value: query.variants["one-turn"]!.retrieval!.precision!,
   }));
   assert.deepEqual(
     report.summary[1]!.retrieval_precision,

@@ -50,18 +50,48 @@ Deno.test("judgeRetrieval() makes one call per document, at most 4 at once, and 
   assert.ok(calls.every((call) => documentNumber(call.user) === "1" && call.user.endsWith(QUERY)));
 });
 
-Deno.test("judgeRetrieval(): an unparseable reply or a failed call scores 0, degraded; the others stand", async () => {
-  const { deps } = fakeJudge(({ user }) =>
-    user.includes("Cats") ? 500 : user.includes("RRF") ? "Very relevant!" : "Yes.\nScore: 2"
+Deno.test("judgeRetrieval(): an unreadable reply or a failed call has no score and is left out of precision", async () => {
+  const { deps, calls } = fakeJudge(({ user }) =>
+    user.includes("Cats") ? 500 : user.includes("RRF") ? "It might help." : "Yes.\nScore: 2"
   );
   const evaluation = await judgeRetrieval(deps, { query: QUERY, documents: DOCUMENTS });
   assert.deepEqual(evaluation.judgments.map(({ score, degraded }) => [score, degraded]), [
     [2, undefined],
-    [0, true],
-    [0, true],
+    [null, true],
+    [null, true],
   ]);
+  assert.match(evaluation.judgments[1]!.reason, /no readable score/);
   assert.equal(evaluation.degraded, true);
-  assert.equal(evaluation.precision, 1 / 3);
+  assert.equal(evaluation.precision, 1, "the one graded document is relevant");
+  assert.equal(evaluation.excluded, 2);
+  // The unreadable reply was retried once, with the reply and a correction as two more turns.
+  const rrf = calls.filter((call) => call.user.includes("RRF"));
+  assert.equal(rrf.length, 2);
+  assert.deepEqual(rrf[1]!.messages.slice(2).map((message) => message.role), ["assistant", "user"]);
+  assert.equal(rrf[1]!.messages[2]!.content, "It might help.");
+  assert.match(
+    rrf[1]!.messages[3]!.content,
+    /exactly this format:\nWrite one sentence.*\nScore: <0, 1 or 2>/s,
+  );
+});
+
+Deno.test("judgeRetrieval(): a reply made readable by the correction counts, with both calls' tokens", async () => {
+  const { deps, calls } = fakeJudge(({ messages }) =>
+    messages.length > 2 ? "On topic.\nScore: 1" : "Hmm, hard to say."
+  );
+  const evaluation = await judgeRetrieval(deps, { query: QUERY, documents: DOCUMENTS.slice(0, 1) });
+  assert.equal(calls.length, 2);
+  assert.deepEqual(evaluation.judgments.map(({ score, degraded }) => [score, degraded]), [
+    [1, undefined],
+  ]);
+  assert.deepEqual([evaluation.precision, evaluation.excluded], [1, 0]);
+  assert.deepEqual(evaluation.usage, { tokens_in: 20, tokens_out: 4 });
+});
+
+Deno.test("judgeRetrieval(): no graded document at all is a precision of null, not 0", async () => {
+  const { deps } = fakeJudge(() => "no idea");
+  const evaluation = await judgeRetrieval(deps, { query: QUERY, documents: DOCUMENTS.slice(0, 2) });
+  assert.deepEqual([evaluation.precision, evaluation.excluded], [null, 2]);
 });
 
 Deno.test("judgeRetrieval() caches good judgments (tokens 0 on a hit) but not degraded ones", async () => {
@@ -73,7 +103,7 @@ Deno.test("judgeRetrieval() caches good judgments (tokens 0 on a hit) but not de
   const second = await judgeRetrieval(deps, { query: QUERY, documents: DOCUMENTS.slice(0, 1) });
   assert.deepEqual(second.usage, { tokens_in: 10, tokens_out: 2 });
   const third = await judgeRetrieval(deps, { query: QUERY, documents: DOCUMENTS.slice(0, 1) });
-  assert.equal(calls.length, 2);
+  assert.equal(calls.length, 3, "the degraded one was a call and its retry");
   assert.deepEqual(third.usage, { tokens_in: 0, tokens_out: 0 });
   assert.equal(third.judgments[0]!.score, 1);
 });
@@ -124,7 +154,7 @@ Deno.test("judgeAnswer() shows the documents at or above the threshold with thei
   assert.doesNotMatch(calls[1]!.user, /^Document 2:/m);
 });
 
-Deno.test("judgeAnswer() judges retrieval first without judgments, and degrades on a reply with no scores", async () => {
+Deno.test("judgeAnswer() judges retrieval first without judgments; a reply with no scores is null, degraded", async () => {
   const { deps, calls } = fakeJudge(({ prompt }) =>
     prompt.startsWith("judge-retrieval") ? "Relevant.\nScore: 2" : "I think it is fine."
   );
@@ -134,10 +164,11 @@ Deno.test("judgeAnswer() judges retrieval first without judgments, and degrades 
     "judge-retrieval",
     "judge-retrieval",
     "judge-answer",
+    "judge-answer",
   ]);
   assert.equal(evaluation.degraded, true);
-  assert.deepEqual(evaluation.scores, { relevance: 0, accuracy: 0, completeness: 0, precision: 0 });
-  assert.deepEqual(evaluation.usage, { tokens_in: 40, tokens_out: 8 });
+  assert.equal(evaluation.scores, null);
+  assert.deepEqual(evaluation.usage, { tokens_in: 50, tokens_out: 10 });
 });
 
 Deno.test("judgeAnswer() breaks tags in the answer so it cannot close its block", async () => {
@@ -181,26 +212,27 @@ Deno.test("judgePairwise(): a judge that always picks the first answer ties, sho
   assert.equal(evaluation.degraded, false);
 });
 
-Deno.test("judgePairwise(): no verdict or a failed order counts as C, degraded; both failing throws", async () => {
+Deno.test("judgePairwise(): no verdict or a failed order is null, and so is the winner: never a tie; both failing throws", async () => {
   const silent = fakeJudge(({ user }) => user.includes("<answer_a>\nx") ? "[[B]]" : "Hmm.");
   const noVerdict = await judgePairwise(silent.deps, {
     query: QUERY,
     answer_a: "x",
     answer_b: "y",
   });
-  assert.deepEqual(noVerdict.verdicts, ["B", "C"]);
-  assert.equal(noVerdict.winner, "C");
+  assert.deepEqual(noVerdict.verdicts, ["B", null]);
+  assert.equal(noVerdict.winner, null);
   assert.equal(noVerdict.degraded, true);
+  assert.equal(silent.calls.length, 3, "the unreadable order was asked once more");
 
   const half = fakeJudge(({ user }) => user.includes("<answer_a>\nx") ? "[[A]]" : 500);
   const failed = await judgePairwise(half.deps, { query: QUERY, answer_a: "x", answer_b: "y" });
-  assert.deepEqual([failed.verdicts, failed.winner, failed.degraded], [["A", "C"], "C", true]);
+  assert.deepEqual([failed.verdicts, failed.winner, failed.degraded], [["A", null], null, true]);
 
   const dead = fakeJudge(() => 500);
   await assert.rejects(judgePairwise(dead.deps, { query: QUERY, answer_a: "x", answer_b: "y" }));
 });
 
-Deno.test("answerSimilarity() reads 0-5 and degrades without a valid score", async () => {
+Deno.test("answerSimilarity() reads 0-5; without a readable score it is null, degraded", async () => {
   const { deps, calls } = fakeJudge(({ user }) =>
     user.includes("same") ? "Same.\nScore: 5" : "Score: 9"
   );
@@ -208,6 +240,7 @@ Deno.test("answerSimilarity() reads 0-5 and degrades without a valid score", asy
   assert.deepEqual([same.score, same.reason, same.degraded], [5, "Same.", false]);
   assert.match(calls[0]!.user, /^Question: Q\?\n\n<reference>\nref\n<\/reference>/);
   const bad = await answerSimilarity(deps, { answer: "other", reference: "ref" });
-  assert.deepEqual([bad.score, bad.degraded], [0, true]);
+  assert.deepEqual([bad.score, bad.degraded], [null, true]);
   assert.doesNotMatch(calls[1]!.user, /Question:/);
+  assert.equal(calls.length, 3, "one call, then one correction");
 });

@@ -4,11 +4,11 @@ import { neutralizeJudgeText, renderJudgedDocuments } from "../../functions/judg
 import { judgePairwise } from "../../functions/judge/pairwise.ts";
 import { judgeRetrieval } from "../../functions/judge/retrieval.ts";
 import { answerSimilarity } from "../../functions/judge/similarity.ts";
-import { gradeAnswer } from "../../shared/llm/offline/tasks/judge-answer.ts";
-import { judgePair } from "../../shared/llm/offline/tasks/judge-pairwise.ts";
-import { parseJudgePrompt } from "../../shared/llm/offline/tasks/judge-prompt.ts";
-import { gradeRelevance } from "../../shared/llm/offline/tasks/judge-retrieval.ts";
-import { tokenF1 } from "../../shared/llm/offline/tasks/judge-similarity.ts";
+import { gradeAnswer } from "../../providers/offline/tasks/judge-answer.ts";
+import { judgePair } from "../../providers/offline/tasks/judge-pairwise.ts";
+import { parseJudgePrompt } from "../../providers/offline/tasks/judge-prompt.ts";
+import { gradeRelevance } from "../../providers/offline/tasks/judge-retrieval.ts";
+import { tokenF1 } from "../../providers/offline/tasks/judge-similarity.ts";
 import { Runtime } from "../../shared/runtime.ts";
 
 const QUERY = "What is the constant k in reciprocal rank fusion?";
@@ -120,6 +120,6 @@ for (const structured of [true, false]) {
       reference: "The constant k of reciprocal rank fusion is usually 60.",
     });
     assert.equal(similarity.degraded, false);
-    assert.ok(similarity.score >= 4, `score ${similarity.score}`);
+    assert.ok((similarity.score ?? 0) >= 4, `score ${similarity.score}`);
   });
 }

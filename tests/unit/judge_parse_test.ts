@@ -6,7 +6,6 @@ import {
   clampGrade,
   lastJsonObject,
   parseGrade,
-  parseScoreLine,
   parseVerdictToken,
   parseVerdictValue,
   swapVerdict,
@@ -14,6 +13,9 @@ import {
 } from "../../functions/judge/parse.ts";
 import { readRetrievalReply } from "../../functions/judge/retrieval.ts";
 import { readSimilarityReply } from "../../functions/judge/similarity.ts";
+import { readScore } from "../../shared/llm/read-score.ts";
+
+const parseScoreLine = (text: string, max: number) => readScore(text, { max, integer: true });
 
 Deno.test("parseVerdictToken() takes the last token: an [[A]] quoted in the reasoning loses to a final [[B]]", () => {
   const reply = 'The format asks for "[[A]]" if A is better. A cites more, but [[A]] misreads ' +
@@ -60,12 +62,12 @@ Deno.test("readPairwiseReply() prefers a structured verdict and falls back to th
   assert.equal(readPairwiseReply("no verdict at all", undefined).verdict, undefined);
 });
 
-Deno.test("parseScoreLine(): the last valid score line wins", () => {
+Deno.test("readScore(): the last valid score line wins", () => {
   assert.equal(parseScoreLine("Score: 1\nOn reflection it answers fully.\nScore: 2", 2), 2);
   assert.equal(parseScoreLine("It is on topic.\nScore: 1", 2), 1);
 });
 
-Deno.test("parseScoreLine() skips invalid lines so an earlier valid one stands", () => {
+Deno.test("readScore() skips invalid lines so an earlier valid one stands", () => {
   assert.equal(parseScoreLine("Score: 2\nScore: 3", 2), 2, "3 is out of range");
   assert.equal(parseScoreLine("Score: 1\nScore: 1.5", 2), 1, "no fractions");
   assert.equal(parseScoreLine("Score: 2\nScore: high", 2), 2);
@@ -73,7 +75,7 @@ Deno.test("parseScoreLine() skips invalid lines so an earlier valid one stands",
   assert.equal(parseScoreLine("Score: -1", 2), undefined);
 });
 
-Deno.test("parseScoreLine() reads markdown, labels and fractions of its own scale", () => {
+Deno.test("readScore() reads markdown, labels and fractions of its own scale", () => {
   assert.equal(parseScoreLine("**Score:** 2", 2), 2);
   assert.equal(parseScoreLine("Final score: **1**.", 2), 1);
   assert.equal(parseScoreLine("- Relevance score = 0", 2), 0);
@@ -82,7 +84,7 @@ Deno.test("parseScoreLine() reads markdown, labels and fractions of its own scal
   assert.equal(parseScoreLine("Score: 5", 5), 5);
 });
 
-Deno.test("parseScoreLine() ignores scores inside prose: only a line holding the score counts", () => {
+Deno.test("readScore() reads no negated score, and no document line as the score", () => {
   assert.equal(parseScoreLine("I would not give it a score: 2 because it is vague.", 2), undefined);
   assert.equal(parseScoreLine("The document scores well.\nDoc: 2, Relevance: 2", 2), undefined);
 });
@@ -108,7 +110,8 @@ Deno.test("readRetrievalReply() takes structured fields, else the text format; o
     reason: "Fine.",
   });
   assert.equal(readRetrievalReply("", { reason: "x", score: 3 }), undefined);
-  assert.equal(readRetrievalReply("Very relevant!", undefined), undefined);
+  assert.equal(readRetrievalReply("Very relevant!", undefined)?.score, 2, "a grade in words");
+  assert.equal(readRetrievalReply("It is relevant, I think.", undefined), undefined);
 });
 
 Deno.test("parseGrade() accepts whole numbers in range only; clampGrade() rounds and clamps", () => {
@@ -182,7 +185,7 @@ Deno.test("readAnswerReply() gives none when a key is missing or not a number", 
   );
 });
 
-Deno.test("readSimilarityReply() accepts 0-5 whole numbers in either mode", () => {
+Deno.test("readSimilarityReply() accepts 0-5, decimals too, in either mode", () => {
   assert.deepEqual(readSimilarityReply("Same meaning.\nScore: 5", undefined), {
     score: 5,
     reason: "Same meaning.",
@@ -192,5 +195,6 @@ Deno.test("readSimilarityReply() accepts 0-5 whole numbers in either mode", () =
     reason: "Close.",
   });
   assert.equal(readSimilarityReply("Score: 6", undefined), undefined);
-  assert.equal(readSimilarityReply("", { score: 3.5 }), undefined);
+  assert.equal(readSimilarityReply("", { score: 3.5 })?.score, 3.5);
+  assert.equal(readSimilarityReply("", { score: 7 }), undefined);
 });

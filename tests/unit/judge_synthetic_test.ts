@@ -7,7 +7,7 @@ import { ResilientCache } from "../../shared/cache/resilient.ts";
 import {
   questionFor,
   syntheticQuestions,
-} from "../../shared/llm/offline/tasks/synthetic-queries.ts";
+} from "../../providers/offline/tasks/synthetic-queries.ts";
 
 Deno.test("normalizeQuestion() ignores case, whitespace and punctuation", () => {
   assert.equal(

@@ -2,31 +2,27 @@
  * The layering the product's shape depends on: `shared/` is the ground floor
  * and imports nothing from `functions/`; no function imports another
  * function's files (what several share lives in `shared/`), so each can be
- * bundled and deployed alone. Reads every import, static or dynamic.
+ * bundled and deployed alone; providers (`providers/`, such as the offline
+ * model) sit beside the functions, reading `shared/` and `prompts/`, and
+ * `shared/` reaches them only where it chooses a provider. And no file
+ * imports itself through others: there is no import cycle anywhere. Reads
+ * every import, static, dynamic or type-only.
  */
 import assert from "node:assert/strict";
-import { dirname, join, normalize, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
+import {
+  importCycles,
+  importGraph,
+  importsOf,
+  ROOT,
+  sourceFiles,
+} from "../helpers/import_graph.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g;
-
-async function* sourceFiles(directory: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(join(ROOT, directory))) {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory && entry.name !== ".wrangler") yield* sourceFiles(path);
-    else if (entry.isFile && /\.(ts|js|mjs)$/.test(entry.name)) yield path;
-  }
-}
-
-/** Each relative import of a file, as a path from the repository's root. */
-export async function importsOf(file: string): Promise<string[]> {
-  const text = await Deno.readTextFile(join(ROOT, file));
-  return [...text.matchAll(SPECIFIER)]
-    .map((match) => match[1]!)
-    .filter((specifier) => specifier.startsWith("."))
-    .map((specifier) => normalize(join(dirname(file), specifier)));
-}
+/**
+ * Where shared/ chooses and configures a provider: the runtime builds it,
+ * config validates its variables. Nothing else in shared/ imports providers/.
+ */
+export const PROVIDER_COMPOSITION = ["shared/runtime.ts", "shared/config.ts"];
 
 /** The layering rules one import breaks, if any. */
 export function layeringViolation(file: string, target: string): string | undefined {
@@ -38,7 +34,18 @@ export function layeringViolation(file: string, target: string): string | undefi
   if (fileFunction && targetFunction && fileFunction !== targetFunction) {
     return `${file} imports ${target}: a function imports no other function's files`;
   }
-  if (file.startsWith("shared/") || file.startsWith("functions/")) {
+  if (file.startsWith("providers/") && target.startsWith("functions/")) {
+    return `${file} imports ${target}: a provider imports no function`;
+  }
+  if (
+    file.startsWith("shared/") && target.startsWith("providers/") &&
+    !PROVIDER_COMPOSITION.includes(file)
+  ) {
+    return `${file} imports ${target}: shared/ reaches providers/ only through ${
+      PROVIDER_COMPOSITION.join(" or ")
+    }`;
+  }
+  if (/^(shared|functions|providers)\//.test(file)) {
     if (relative(ROOT, join(ROOT, target)).startsWith("..")) return `${file} imports ${target}`;
     if (/^(tests|scripts)\//.test(target) || !target.includes("/")) {
       return `${file} imports ${target}: the product does not import tests, scripts or entries`;
@@ -47,10 +54,10 @@ export function layeringViolation(file: string, target: string): string | undefi
   return undefined;
 }
 
-Deno.test("layering: shared/ imports no function and no function imports another", async () => {
+Deno.test("layering: shared/ imports no function, no function imports another, providers sit beside", async () => {
   const violations: string[] = [];
   let checked = 0;
-  for (const directory of ["shared", "functions"]) {
+  for (const directory of ["shared", "functions", "providers"]) {
     for await (const file of sourceFiles(directory)) {
       for (const target of await importsOf(file)) {
         checked++;
@@ -78,4 +85,66 @@ Deno.test("layering: the rule catches a function importing another, and shared/ 
   );
   assert.equal(layeringViolation("functions/rerank/app.ts", "shared/rerank/score.ts"), undefined);
   assert.match(layeringViolation("functions/fuse/app.ts", "app.ts") ?? "", /entries/);
+});
+
+Deno.test("layering: the rule keeps providers beside the functions and shared/ off them", () => {
+  assert.match(
+    layeringViolation("shared/health/probe.ts", "providers/offline/model.ts") ?? "",
+    /only through shared\/runtime\.ts/,
+  );
+  assert.equal(layeringViolation("shared/runtime.ts", "providers/offline/model.ts"), undefined);
+  assert.match(
+    layeringViolation("providers/offline/tasks/rubric.ts", "functions/rerank/rerank.ts") ?? "",
+    /a provider imports no function/,
+  );
+  assert.equal(
+    layeringViolation("providers/offline/tasks/answer.ts", "prompts/answer.ts"),
+    undefined,
+  );
+  assert.match(layeringViolation("providers/offline/model.ts", "tests/x.ts") ?? "", /tests/);
+});
+
+Deno.test("layering: no import cycle anywhere in the repository", async () => {
+  // Everything but node_modules and build output: product, entries, scripts and tests.
+  const graph = await importGraph([""]);
+  assert.ok(graph.size > 300, `only ${graph.size} files read: the scan is broken`);
+  assert.ok(graph.has("shared/http/server.ts") && graph.has("providers/offline/model.ts"));
+  assert.deepEqual(importCycles(graph), []);
+});
+
+Deno.test("importCycles() finds every cycle in a synthetic graph, and none in a tree", () => {
+  const graph = new Map<string, string[]>([
+    ["server.ts", ["auth.ts", "env.ts"]],
+    ["auth.ts", ["env.ts", "server.ts"]], // the cycle AppEnv once made
+    ["env.ts", []],
+    ["app.ts", ["webhook.ts"]],
+    ["webhook.ts", ["schema.ts", "app.ts"]],
+    ["schema.ts", []],
+    ["a.ts", ["b.ts"]],
+    ["b.ts", ["c.ts", "node_modules/x.ts"]], // an edge out of the graph is not followed
+    ["c.ts", ["a.ts"]],
+    ["self.ts", ["self.ts"]],
+  ]);
+  assert.deepEqual(importCycles(graph), [
+    ["a.ts", "b.ts", "c.ts", "a.ts"],
+    ["app.ts", "webhook.ts", "app.ts"],
+    ["auth.ts", "server.ts", "auth.ts"],
+    ["self.ts", "self.ts"],
+  ]);
+  const tree = new Map<string, string[]>([
+    ["server.ts", ["auth.ts", "env.ts"]],
+    ["auth.ts", ["env.ts"]],
+    ["env.ts", []],
+    ["diamond.ts", ["server.ts", "auth.ts"]],
+  ]);
+  assert.deepEqual(importCycles(tree), []);
+});
+
+Deno.test("importCycles() walks a long chain without overflowing the stack", () => {
+  const length = 50_000;
+  const graph = new Map<string, string[]>();
+  for (let i = 0; i < length; i++) graph.set(`f${i}.ts`, [`f${(i + 1) % length}.ts`]);
+  const cycles = importCycles(graph);
+  assert.equal(cycles.length, 1);
+  assert.equal(cycles[0]!.length, length + 1);
 });

@@ -17,8 +17,8 @@ import { itemRelevanceRankingPrompt } from "../../prompts/item-relevance-ranking
 import { itemUtilityPointwisePrompt } from "../../prompts/item-utility-pointwise.ts";
 import { itemUtilityRankingPrompt } from "../../prompts/item-utility-ranking.ts";
 import { itemUtilitySelectionPrompt } from "../../prompts/item-utility-selection.ts";
-import { parseItemPrompt } from "../../shared/llm/offline/tasks/item-prompt.ts";
-import { taskFor } from "../../shared/llm/offline/tasks/index.ts";
+import { parseItemPrompt } from "../../providers/offline/tasks/item-prompt.ts";
+import { taskFor } from "../../providers/offline/tasks/index.ts";
 import { promptTag } from "../../shared/llm/prompt.ts";
 
 const QUERY = "When did Family Feud first air?";

@@ -1,13 +1,13 @@
 /**
- * The README's limits table states every value in `LIMITS`: adding a limit
- * without a row here fails to type-check, and changing one without the
- * README fails the test.
+ * The limits table of docs/limits-and-safety.md (once the limits page's) states
+ * every value in `LIMITS`: adding a limit without a row here fails to
+ * type-check, and changing one without the page fails the test.
  */
 import assert from "node:assert/strict";
 import { LIMITS } from "../../shared/limits.ts";
 import { formatBytes } from "../../shared/http/body.ts";
 
-const README = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+const PAGE = await Deno.readTextFile(new URL("../../docs/limits-and-safety.md", import.meta.url));
 
 const n = (value: number) => value.toLocaleString("en-US");
 
@@ -46,9 +46,9 @@ const STATED: Record<keyof typeof LIMITS, [row: string, words: string]> = {
   rerankBatchSize: ["documents per rerank", `\`batch_size\` 1 to ${n(LIMITS.rerankBatchSize)}`],
 };
 
-/** `| what | limit |` rows of the `### Limits` section, by their first cell. */
+/** `| what | limit |` rows of the `## Limits` section, by their first cell. */
 function limitsTable(): Map<string, string> {
-  const section = README.split("### Limits")[1]?.split("\n### ")[0] ?? "";
+  const section = PAGE.split("\n## Limits\n")[1]?.split("\n## ")[0] ?? "";
   const rows = new Map<string, string>();
   for (const line of section.split("\n")) {
     const cells = /^\|\s*(.+?)\s*\|\s*(.+?)\s*\|$/.exec(line);
@@ -57,21 +57,21 @@ function limitsTable(): Map<string, string> {
   return rows;
 }
 
-Deno.test("the README's limits table states every value in LIMITS", () => {
+Deno.test("the limits page's table states every value in LIMITS", () => {
   const rows = limitsTable();
   for (const [name, [row, words]] of Object.entries(STATED)) {
     if (!row) continue;
     const stated = rows.get(row);
-    assert.ok(stated !== undefined, `${name}: no README row "${row}"`);
+    assert.ok(stated !== undefined, `${name}: no row "${row}"`);
     assert.ok(
       stated.includes(words),
-      `${name}: README row "${row}" says "${stated}", not "${words}"`,
+      `${name}: row "${row}" says "${stated}", not "${words}"`,
     );
   }
 });
 
-Deno.test("the README states the default and the document body limits from LIMITS", () => {
-  const prose = README.replace(/\s+/g, " ");
+Deno.test("the limits page states the default and the document body limits from LIMITS", () => {
+  const prose = PAGE.replace(/\s+/g, " ");
   assert.match(prose, new RegExp(`${formatBytes(LIMITS.bodyBytes)} for every other route`));
   assert.match(prose, new RegExp(`${formatBytes(LIMITS.ingestBodyBytes)} for \`/v1/documents\``));
 });

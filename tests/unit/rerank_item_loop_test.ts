@@ -59,18 +59,20 @@ Deno.test("runItem() stops when the utility set equals the previous one, in any 
   assert.deepEqual(result.utility, [1, 3], "the last judgment's order");
 });
 
-Deno.test("runItem() writes the first answer from the top five retrieved and later ones from U_{t-1}", async () => {
-  let selections = 0;
-  const { calls } = await run((call) => {
-    if (step(call) === "item-answer") return "an answer";
-    return ++selections === 1 ? "[7] > [2]" : "[2] > [7] > [1]";
-  }, { variant: "A_s", m: 3 });
-  const answers = calls.filter((call) => step(call) === "item-answer").map(presented);
-  assert.deepEqual(answers, [
-    ["alpha", "bravo", "charlie", "delta", "echo"],
-    ["golf", "bravo"],
-    ["bravo", "golf", "alpha"],
-  ]);
+Deno.test("runItem() writes the first answer from every candidate (U_0 = D) and later ones from U_{t-1}", async () => {
+  for (const [start, first] of [[undefined, 7], ["top5", 5]] as const) {
+    let selections = 0;
+    const { calls } = await run((call) => {
+      if (step(call) === "item-answer") return "an answer";
+      return ++selections === 1 ? "[7] > [2]" : "[2] > [7] > [1]";
+    }, { variant: "A_s", m: 3, ...(start ? { start } : {}) });
+    const answers = calls.filter((call) => step(call) === "item-answer").map(presented);
+    assert.deepEqual(answers, [
+      ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"].slice(0, first),
+      ["golf", "bravo"],
+      ["bravo", "golf", "alpha"],
+    ], `start: ${start ?? "all (default)"}`);
+  }
 });
 
 Deno.test("runItem() AR_s presents each ranking in the previous one's order and judges over the new one", async () => {
@@ -164,7 +166,7 @@ Deno.test("runItem() pointwise judges each document concurrently; a failed call 
     if (word === "bravo") return 500; // in U_0 (the top five): stays in
     if (word === "foxtrot") return "Hmm."; // not in U_0: stays out
     return ["alpha", "golf"].includes(word!) ? "Useful: yes" : "Useful: no";
-  }, { variant: "A_s", judgment: "pointwise", m: 1 });
+  }, { variant: "A_s", judgment: "pointwise", m: 1, start: "top5" });
   assert.deepEqual(result.utility, [0, 1, 6], "retrieval order");
   assert.equal(result.iterations[0]!.degraded, true);
   assert.match(result.warnings[0]!, /documents 1, 5 was unusable/);

@@ -40,7 +40,7 @@ Deno.test("parseTextJudgments ignores Doc: 0 and numbers past the batch instead 
   assert.deepEqual(statedByPosition(judgments), { 9: 4 });
 });
 
-Deno.test("parseTextJudgments drops a line with a non-numeric score without shifting the others", () => {
+Deno.test("parseTextJudgments marks a document with a non-numeric score unreadable, without shifting the others", () => {
   const judgments = parseTextJudgments(
     [
       "Doc: 1, Relevance: 7",
@@ -52,7 +52,8 @@ Deno.test("parseTextJudgments drops a line with a non-numeric score without shif
     5,
     NO_CRITERIA,
   );
-  assert.deepEqual(statedByPosition(judgments), { 0: 7, 2: 5, 4: 2 });
+  assert.deepEqual(statedByPosition(judgments), { 0: 7, 1: undefined, 2: 5, 3: undefined, 4: 2 });
+  assert.deepEqual(judgments.filter((j) => j.unreadable).map((j) => j.position), [1, 3]);
 });
 
 Deno.test("parseTextJudgments resolves a duplicate document to its first line with a score", () => {
@@ -161,6 +162,7 @@ Deno.test("parseTextJudgments fixes llama-index's misaligned lists: each line ke
   ].join("\n");
   assert.deepEqual(statedByPosition(parseTextJudgments(text, 5, NO_CRITERIA)), {
     0: 9,
+    1: undefined, // "seven": named but unreadable ("Doc: 3" has no score label at all)
     3: 3,
     4: 1,
   });

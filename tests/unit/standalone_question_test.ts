@@ -9,7 +9,7 @@ import {
   REWRITE_TURNS,
   standaloneQuestion,
 } from "../../functions/orchestrator/chat/rewrite.ts";
-import { standalone, topicOf } from "../../shared/llm/offline/tasks/standalone-question.ts";
+import { standalone, topicOf } from "../../providers/offline/tasks/standalone-question.ts";
 import { Runtime } from "../../shared/runtime.ts";
 
 Deno.test("topicOf() takes the subject of 'What is X?', else the topic words as written", () => {

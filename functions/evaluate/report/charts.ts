@@ -158,7 +158,7 @@ export function eloChart(report: EvaluationReport): string {
   return intervalChart({
     id: "chart-elo",
     title: "Elo ratings with 95% bootstrap intervals",
-    xLabel: `Elo (${report.config.elo.tournaments} tournaments, K = 32, start 1000)`,
+    xLabel: `Elo (${report.config.elo.tournaments} tournaments, K = 32, start 500)`,
     rows: report.elo.map((rating) => ({
       label: rating.agent,
       color: color.get(rating.agent) ?? colorOf(0),

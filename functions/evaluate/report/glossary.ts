@@ -51,7 +51,7 @@ const TERMS: [string, string][] = [
   [
     "Elo (both orders)",
     "Ours: every game is judged twice, each answer shown first once; a side wins only when both orders agree, " +
-    "any disagreement is a tie. A win scores 1, a tie ½; ratings start at 1000, K = 32, averaged over shuffled tournaments.",
+    "any disagreement is a tie. A win scores 1, a tie ½; ratings start at 500 (as RAGElo's tables), K = 32, averaged over shuffled tournaments.",
   ],
   [
     "Elo (first order)",

@@ -11,6 +11,8 @@ import { glossarySection } from "./glossary.ts";
 import { rankingNote } from "./ranking-note.ts";
 import { comparisonSection, eloTable, protocolNote, summaryTable, winRateTable } from "./tables.ts";
 import { verdictSection } from "./verdict-html.ts";
+import { pairedSection } from "./paired-html.ts";
+import { reliabilityTable } from "./reliability.ts";
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2430; margin: 0; background: #f6f7f9; }
@@ -96,6 +98,7 @@ ${report.timing.units.failed} failed)</p>
 <p class="note">Error bars: Elo's 95% bootstrap interval. ${cost.caption}</p></div>
 </div>
 <h2>Per variant</h2><section>${summaryTable(report.summary)}</section>
+<h2>Judgments left out and fallbacks</h2><section>${reliabilityTable(report)}</section>
 <h2>Pairwise win rates</h2><section>${winRateTable(report.win_rates)}${
     rankingNote(report.win_rates, report.elo)
   }</section>
@@ -106,6 +109,7 @@ ${protocolNote(report.tie_rates, report.win_rates.total_games)}
     eloTable(report.elo_first_order)
   }</div>
 <p class="note">The same games, each decided by its first-order verdict alone, as RAGElo judges: comparable to the paper's Elo tables. A judge with position bias wins more games here, and ties fewer.</p></section>
+${pairedSection(report.paired)}
 <h2>Change against the previous run</h2><section>${comparisonSection(report.comparison)}</section>
 ${errors}
 <h2>What the numbers mean</h2>${glossarySection()}

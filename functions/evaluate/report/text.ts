@@ -1,9 +1,19 @@
-import type { EvaluationReport, Interval } from "../types.ts";
+import type { EvaluationReport, Interval, VariantSummary } from "../types.ts";
 import { formatDelta, formatNumber } from "./escape.ts";
 import { type Verdict, verdictOf } from "./verdict.ts";
+import { pairedSentence } from "../paired.ts";
 
 /** The report's verdict in one line, as the HTML report states it at the top. */
 function verdictLine(verdict: Verdict): string {
+  if (verdict.certainty === "unreliable") {
+    const percent = (share: number | null) => share === null ? "—" : `${(share * 100).toFixed(0)}%`;
+    return `verdict: no winner named: ${
+      (verdict.unreliable ?? []).map((u) =>
+        `${u.variant} has ${percent(u.degraded_share)} of its judgments unreadable and ` +
+        `${percent(u.fallback_share)} of its runs fallen back`
+      ).join("; ")
+    }, above the bound of ${percent(verdict.bound ?? null)} (EVAL_MAX_DEGRADED_SHARE)`;
+  }
   if (!verdict.ship) return "verdict: no data to decide on";
   if (verdict.certainty === "clear") {
     return `verdict: ship ${verdict.ship} (clearly best by ${verdict.measure})`;
@@ -18,6 +28,28 @@ const interval = (value: Interval | null, digits: number) =>
       formatNumber(value.ci_high, digits)
     }]`
     : "—";
+
+/**
+ * A variant's degraded judgments and fallback runs as `share (n/of)`, with
+ * what fell back: `12% (3/25)` and `4% (1/25: rubric 1)`.
+ */
+export function reliabilityCells(s: VariantSummary): [string, string] {
+  const r = s.reliability;
+  if (!r) return ["—", "—"];
+  const percent = (share: number | null) => share === null ? "—" : `${(share * 100).toFixed(0)}%`;
+  const judges = Object.values(r.judges);
+  const judged = judges.reduce((sum, judge) => sum + judge.judged, 0);
+  const excluded = judges.reduce((sum, judge) => sum + judge.excluded, 0);
+  const kinds = (["rubric", "rerank_order", "variations"] as const)
+    .filter((kind) => r.fallbacks[kind] > 0)
+    .map((kind) => `${kind.replace("_", " ")} ${r.fallbacks[kind]}`);
+  return [
+    `${percent(r.degraded_share)} (${excluded}/${judged})`,
+    `${percent(r.fallback_share)} (${r.fallbacks.runs}/${s.runs}${
+      kinds.length ? `: ${kinds.join(", ")}` : ""
+    })`,
+  ];
+}
 
 /** Columns padded to their widest cell, first column left-aligned, the rest right-aligned. */
 function aligned(rows: string[][]): string {
@@ -46,6 +78,8 @@ export function summaryText(report: EvaluationReport): string {
     "Elo [95% CI]",
     "hit@k",
     "MRR@5 ≥1/=2",
+    "degraded",
+    "fallbacks",
   ];
   const rows = report.summary.map((s) => {
     const rating = elo.get(s.variant);
@@ -64,13 +98,20 @@ export function summaryText(report: EvaluationReport): string {
       s.mrr_at_5
         ? `${formatNumber(s.mrr_at_5.somewhat, 2)}/${formatNumber(s.mrr_at_5.very, 2)}`
         : "—",
+      ...reliabilityCells(s),
     ];
   });
   const lines = [verdictLine(verdictOf(report)), aligned([header, ...rows])];
   const bias = report.win_rates.position_bias;
+  const excludedGames = report.win_rates.excluded_games ?? 0;
   lines.push(
     `${report.win_rates.total_games} pairwise games` +
+      (excludedGames ? ` (${excludedGames} left out: a verdict was unreadable)` : "") +
       (bias === null ? "" : `; the judge's two orders disagreed in ${(bias * 100).toFixed(1)}%`),
+  );
+  lines.push(
+    "degraded: judgments left out of every aggregate (reply unreadable after a correction); " +
+      "fallbacks: runs whose rubric, rerank order or query variations fell back",
   );
   const ties = report.tie_rates;
   if (ties.both_orders !== null && ties.first_order !== null) {
@@ -83,6 +124,7 @@ export function summaryText(report: EvaluationReport): string {
         `its Elo: ${firstElo})`,
     );
   }
+  for (const test of report.paired ?? []) lines.push(pairedSentence(test));
   const comparison = report.comparison;
   if (!comparison || comparison.first_run) {
     lines.push("First run of this dataset and these questions: nothing to compare.");

@@ -1,5 +1,5 @@
 import type { EvaluationReport } from "../types.ts";
-import { escapeHtml as e, formatNumber } from "./escape.ts";
+import { escapeHtml as e, formatNumber, formatPercent } from "./escape.ts";
 import { tokensPerRun, type Verdict, verdictOf } from "./verdict.ts";
 
 const names = (variants: string[]) => variants.map((v) => `<b>${e(v)}</b>`).join(", ");
@@ -32,6 +32,16 @@ function headline(verdict: Verdict, costOf: (variant: string) => string): string
  */
 export function verdictSection(report: EvaluationReport): string {
   const verdict = verdictOf(report);
+  if (verdict.certainty === "unreliable") {
+    const list = (verdict.unreliable ?? []).map((u) =>
+      `<b>${e(u.variant)}</b> (${formatPercent(u.degraded_share)} of judgments unreadable, ` +
+      `${formatPercent(u.fallback_share)} of runs fallen back)`
+    ).join(", ");
+    return `<section class="verdict" data-certainty="unreliable"><p><b>No winner named</b>: ` +
+      `${list} passed the bound of ${formatPercent(verdict.bound ?? null)} ` +
+      `(<code>EVAL_MAX_DEGRADED_SHARE</code>). Their numbers leave out or fall back on too much ` +
+      `to be compared; see "Judgments left out and fallbacks" below.</p></section>`;
+  }
   if (verdict.certainty === "no data") {
     return `<section class="verdict" data-certainty="no data"><p><b>No verdict</b>: no variant ` +
       `was rated (no pairwise games and no answer similarity).</p></section>`;

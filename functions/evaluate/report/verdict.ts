@@ -10,13 +10,43 @@ export type Verdict = {
   rated: Rated[];
   /** The variant to ship, or null when nothing could be rated. */
   ship: string | null;
-  /** `clear`: the leader's interval lies above every other's; `not enough evidence`: some overlap. */
-  certainty: "clear" | "not enough evidence" | "no data";
+  /**
+   * `clear`: the leader's interval lies above every other's; `not enough
+   * evidence`: some overlap; `unreliable`: a variant's share of unreadable
+   * judgments or fallback runs passed the bound, so no winner is named.
+   */
+  certainty: "clear" | "not enough evidence" | "no data" | "unreliable";
   /** Variants whose interval overlaps the leader's, the leader first: the data cannot order them. */
   tied: string[];
   /** Variants whose interval lies wholly below the leader's. */
   worse: string[];
+  /** Variants past the bound, with their shares (only with `unreliable`). */
+  unreliable?: Unreliable[];
+  /** The bound the shares were held to. */
+  bound?: number;
 };
+
+/** A variant whose numbers rest on too many unreadable judgments or fallback runs. */
+export type Unreliable = {
+  variant: string;
+  degraded_share: number | null;
+  fallback_share: number | null;
+};
+
+/** `EVAL_MAX_DEGRADED_SHARE`'s default: more than 10% left out or fallen back names no winner. */
+export const DEFAULT_MAX_DEGRADED_SHARE = 0.1;
+
+/** The variants whose degraded or fallback share is above `bound`. */
+export function unreliableVariants(report: EvaluationReport, bound: number): Unreliable[] {
+  return report.summary.flatMap((s) => {
+    const r = s.reliability;
+    if (!r) return [];
+    const over = (share: number | null) => share !== null && share > bound;
+    return over(r.degraded_share) || over(r.fallback_share)
+      ? [{ variant: s.variant, degraded_share: r.degraded_share, fallback_share: r.fallback_share }]
+      : [];
+  });
+}
 
 /** Two closed intervals overlap when neither ends before the other starts. */
 export const overlap = (a: Rated, b: Rated) => a.low <= b.high && b.low <= a.high;
@@ -60,9 +90,27 @@ function ratedOf(report: EvaluationReport): Pick<Verdict, "measure" | "rated"> {
  * latency). When no interval overlaps the leader's, the verdict is `clear`
  * and the leader ships whatever it costs. Overlapping 95% intervals are a
  * cautious test: two variants can differ significantly and still overlap.
+ * Before any of that: when a variant's share of judgments left out
+ * (unreadable) or of runs that fell back passes the run's bound
+ * (`EVAL_MAX_DEGRADED_SHARE`, default 0.1), the verdict is `unreliable`
+ * and ships nothing: its numbers do not measure what they claim.
  */
 export function verdictOf(report: EvaluationReport): Verdict {
   const { measure, rated } = ratedOf(report);
+  const bound = report.config.max_degraded_share ?? DEFAULT_MAX_DEGRADED_SHARE;
+  const unreliable = unreliableVariants(report, bound);
+  if (unreliable.length > 0) {
+    return {
+      measure,
+      rated,
+      ship: null,
+      certainty: "unreliable",
+      tied: [],
+      worse: [],
+      unreliable,
+      bound,
+    };
+  }
   const leader = rated[0];
   if (!leader) return { measure, rated, ship: null, certainty: "no data", tied: [], worse: [] };
   const tied = rated.filter((r) => overlap(r, leader)).map((r) => r.variant);

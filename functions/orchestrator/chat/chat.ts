@@ -7,7 +7,7 @@ import { StepClock, type StepRecord } from "../../../shared/steps/clock.ts";
 import type { StepContext } from "../../../shared/steps/transport.ts";
 import type { SearchHit } from "../../../shared/vector/port.ts";
 import { runQuery } from "../query.ts";
-import { annotate, type Source, sourceOf, type UrlCitation } from "./citations.ts";
+import { annotate, type Source, sourcesOf, type UrlCitation } from "./citations.ts";
 import type { Conversation } from "./request.ts";
 import { standaloneQuestion } from "./rewrite.ts";
 
@@ -91,7 +91,7 @@ export async function answerChat(
     }
   }, clock);
 
-  const sources = documents.map((hit, i) => sourceOf(hit, i + 1, scores.get(hit.id)));
+  const sources = sourcesOf(documents, scores);
   const priced = pricedSteps(clock.steps, deps.context.config);
   return {
     content,

@@ -1,4 +1,5 @@
 import type { SearchHit } from "../../../shared/vector/port.ts";
+import { citationLabels, citedFromMetadata } from "../../../shared/documents/citation-label.ts";
 
 /** A passage the answer was given: `sources[n - 1]` is what `[n]` cites. */
 export type Source = {
@@ -8,6 +9,11 @@ export type Source = {
   title?: string;
   text: string;
   url?: string;
+  section?: string;
+  page?: number;
+  page_end?: number;
+  /** Title, section and page as a person reads them: `RoBERTa, §4.1, p. 6`. */
+  label: string;
   /** The rerank's final score, or the retrieval score when no rerank ran. */
   score: number;
 };
@@ -19,9 +25,15 @@ export type UrlCitation = {
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
 
-export function sourceOf(hit: SearchHit, index: number, score = hit.score): Source {
+export function sourceOf(
+  hit: SearchHit,
+  index: number,
+  score = hit.score,
+  label = citationLabels([{ ...citedFromMetadata(hit.metadata), id: hit.id }])[0]!,
+): Source {
   const title = text(hit.metadata.title);
   const url = text(hit.metadata.url);
+  const { section, page, page_end } = citedFromMetadata(hit.metadata);
   return {
     index,
     id: hit.id,
@@ -29,8 +41,20 @@ export function sourceOf(hit: SearchHit, index: number, score = hit.score): Sour
     ...(title ? { title } : {}),
     text: hit.text,
     ...(url ? { url } : {}),
+    ...(section ? { section } : {}),
+    ...(page !== undefined ? { page } : {}),
+    ...(page_end !== undefined ? { page_end } : {}),
+    label,
     score,
   };
+}
+
+/** The answer's passages as sources, `[n]` being `sources[n - 1]`, each labelled apart from the others. */
+export function sourcesOf(hits: readonly SearchHit[], scores: Map<string, number>): Source[] {
+  const labels = citationLabels(
+    hits.map((hit) => ({ ...citedFromMetadata(hit.metadata), id: hit.id })),
+  );
+  return hits.map((hit, i) => sourceOf(hit, i + 1, scores.get(hit.id), labels[i]));
 }
 
 /**
@@ -64,7 +88,7 @@ export function annotate(
         type: "url_citation",
         url_citation: {
           url: citationUrl(source, namespace),
-          title: source.title ?? source.doc_id,
+          title: source.label,
           start_index: marker.index,
           end_index: marker.index + marker[0].length,
         },

@@ -1,8 +1,8 @@
 /**
  * The models `/v1/chat/completions` accepts: each is a named `POST /v1/query`
  * pipeline body, parsed by the same schema, so its defaults are the route's
- * (hybrid retrieval, top 5; top 10 kept to 3 with a rerank step). A new
- * strategy (ITEM, ToT) is one more row.
+ * (hybrid retrieval, top 5; top 10 kept to 3 with a rerank step, every
+ * survivor with ToT's). A new strategy (ITEM, ToT) is one more row.
  */
 export const CHAT_PRESETS: Readonly<Record<string, { pipeline: Record<string, unknown> }>> = {
   "sift-none": { pipeline: {} },

@@ -50,6 +50,10 @@ const sourcesSchema = z.array(z.object({
   title: z.string().optional(),
   text: z.string(),
   url: z.string().optional(),
+  section: z.string().optional().meta({ description: "The chunk's heading path, `A > B`" }),
+  page: z.number().int().optional(),
+  page_end: z.number().int().optional(),
+  label: z.string().meta({ description: "Title, section and page: `RoBERTa, §4.1, p. 6`" }),
   score: z.number(),
 }));
 

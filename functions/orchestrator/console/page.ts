@@ -88,7 +88,8 @@ const BODY = `
         <label>title <input name="title" autocomplete="off"></label></fieldset>
       <label>Text, or one JSON document per line (.jsonl)
         <textarea name="text" rows="6"></textarea></label>
-      <label>or a file <input name="file" type="file" accept=".txt,.md,.jsonl,text/plain"></label>
+      <label>or files: PDF, Word, HTML, Markdown, text, .jsonl <input name="file" type="file" multiple
+        accept=".pdf,.docx,.html,.htm,.md,.markdown,.txt,.jsonl,application/pdf,text/html,text/plain"></label>
       <button class="primary">Ingest</button>
     </form>
     <div id="documents-result" aria-live="polite"></div>

@@ -9,6 +9,18 @@ export const CONSOLE_SCRIPT = String.raw`
 const KEY = "sift-api-key";
 const $ = (selector, root) => (root || document).querySelector(selector);
 
+// Where a passage sits in its document: ", § Training, p. 6" (the answer's citations carry a full label).
+function placeOf(metadata) {
+  if (!metadata) return "";
+  const parts = [];
+  if (metadata.section) parts.push("§ " + String(metadata.section).split(" > ").pop());
+  if (metadata.page) {
+    parts.push(metadata.page_end && metadata.page_end !== metadata.page
+      ? "pp. " + metadata.page + "-" + metadata.page_end : "p. " + metadata.page);
+  }
+  return parts.length ? ", " + parts.join(", ") : "";
+}
+
 function el(tag, attrs, children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
@@ -138,7 +150,7 @@ function createRun(container, label, pipeline) {
         el("thead", {}, [el("tr", {}, head.map((text) => el("th", { text })))]),
         el("tbody", {}, data.results.map((hit, i) => el("tr", { "data-id": hit.id, tabindex: -1 }, [
           el("td", { class: "num", text: i + 1 }),
-          el("td", {}, [hit.metadata.title || hit.doc_id, el("span", { class: "muted", text: " " + hit.id })]),
+          el("td", {}, [(hit.metadata.title || hit.doc_id) + placeOf(hit.metadata), el("span", { class: "muted", text: " " + hit.id })]),
           el("td", { class: "num", text: fmt(fused ? hit.rrf_score : hit.score, 4) }),
           ...(fused ? hit.ranks.map((rank) => el("td", { class: "num", text: rank ?? "–" })) : []),
         ]))),
@@ -205,6 +217,10 @@ function createRun(container, label, pipeline) {
     "answer-end": (data) => {
       if (!run.answer) run.answer = part("Answer", "answer-part").appendChild(el("div", { class: "answer" }));
       run.answer.replaceChildren(...linkCitations(data.answer, data.citations));
+      if (data.citations.length) {
+        run.answer.after(el("ul", { class: "citations" }, data.citations.map((citation) =>
+          el("li", { text: "[" + citation.index + "] " + (citation.label || citation.title || citation.id || "") }))));
+      }
       if (!data.answered) run.answer.after(el("p", { class: "muted", text: "The passages do not answer this." }));
       run.stage = "usage";
     },
@@ -259,7 +275,7 @@ function createRun(container, label, pipeline) {
       if (!citation) continue;
       pieces.push(answer.slice(last, match.index));
       const link = el("a", { class: "cite", href: "#" + run.id + "-p" + n, "data-n": n,
-        title: citation.title || citation.id || "" , text: "[" + n + "]" });
+        title: citation.label || citation.title || citation.id || "" , text: "[" + n + "]" });
       link.addEventListener("click", (event) => {
         event.preventDefault();
         highlight(citation, n);
@@ -423,7 +439,7 @@ $("#compare-form").addEventListener("submit", async (event) => {
   }
 });
 
-// ---- Documents: ingest pasted text, a file or .jsonl, then find it
+// ---- Documents: ingest pasted text, files (PDF, Word, HTML, Markdown, text) or .jsonl, then find it
 function documentsOf(text, fileName, form) {
   const lines = text.split("\n").map((line) => line.trim()).filter(Boolean);
   const jsonl = /\.jsonl$/i.test(fileName || "") ||
@@ -434,21 +450,34 @@ function documentsOf(text, fileName, form) {
   if (form.elements.title.value) document.title = form.elements.title.value;
   return [document];
 }
+// Files go as they are (multipart, what curl -F sends): sift tells their type from their bytes.
+function uploadOf(files, namespace) {
+  const upload = new FormData();
+  for (const file of files) upload.append("file", file, file.name);
+  upload.append("namespace", namespace);
+  return upload;
+}
 $("#documents-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = event.currentTarget;
   const out = $("#documents-result");
-  const file = form.elements.file.files[0];
-  const text = file ? await file.text() : form.elements.text.value;
+  const namespace = form.elements.namespace.value || "default";
+  const files = [...form.elements.file.files];
+  const jsonl = files.length === 1 && /\.jsonl$/i.test(files[0].name);
   let documents;
-  try {
-    documents = documentsOf(text, file && file.name, form);
-  } catch (error) {
-    return out.replaceChildren(failure("a line is not JSON: " + error.message));
+  if (!files.length || jsonl) {
+    const text = jsonl ? await files[0].text() : form.elements.text.value;
+    try {
+      documents = documentsOf(text, jsonl && files[0].name, form);
+    } catch (error) {
+      return out.replaceChildren(failure("a line is not JSON: " + error.message));
+    }
   }
   busy(form, true);
   try {
-    const response = await postJson("/v1/documents", { namespace: form.elements.namespace.value || "default", documents });
+    const response = documents
+      ? await postJson("/v1/documents", { namespace, documents })
+      : await api("/v1/documents", { method: "POST", body: uploadOf(files, namespace) });
     if (!response.ok) return out.replaceChildren(failure(await errorText(response)));
     const body = await response.json();
     out.replaceChildren(el("section", { class: "part ingested" }, [
@@ -474,7 +503,7 @@ $("#search-form").addEventListener("submit", async (event) => {
     const body = await response.json();
     out.replaceChildren(el("section", { class: "part found" }, [el("h3", { text: body.results.length + " found" }),
       el("ol", {}, body.results.map((hit) => el("li", { "data-id": hit.id }, [
-        el("strong", { text: (hit.metadata.title || hit.doc_id) + " " }), el("span", { class: "muted", text: hit.id + " · " + fmt(hit.score, 4) }),
+        el("strong", { text: (hit.metadata.title || hit.doc_id) + placeOf(hit.metadata) + " " }), el("span", { class: "muted", text: hit.id + " · " + fmt(hit.score, 4) }),
         el("p", { text: hit.text.slice(0, 240) }),
       ])))]));
   } catch (error) {

@@ -55,6 +55,7 @@ export function mountJobs(app: Hono<AppEnv>): void {
         body: request.body,
         callback_url: request.callback_url,
         ...(request.idempotency_key ? { idempotency_key: request.idempotency_key } : {}),
+        ...(c.var.tenant ? { tenant: c.var.tenant } : {}),
         created_at: now,
         updated_at: now,
         delivery: { attempts: 0 },
@@ -78,7 +79,8 @@ export function mountJobs(app: Hono<AppEnv>): void {
     async (c) => {
       const id = c.req.param("id");
       const job = /^job_[\w-]{1,64}$/.test(id) ? await c.var.deps.jobs.get(id) : undefined;
-      if (!job) throw new NotFoundError(`No job ${id}`);
+      // Another tenant's job is not found: a 404 as for no job, so ids cannot be probed.
+      if (!job || job.tenant !== c.var.tenant) throw new NotFoundError(`No job ${id}`);
       return c.json(publicJob(job));
     },
   );

@@ -3,6 +3,8 @@ import { z } from "zod";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { readBodyText } from "../../../shared/http/body.ts";
+import { InvalidRequestError } from "../../../shared/errors.ts";
+import { jsonSyntaxError } from "../../../shared/http/json-syntax.ts";
 import { requireJsonContentType } from "../../../shared/http/content-type.ts";
 import { sha256Hex } from "../../../shared/hash.ts";
 import { dataStreamContent, describe, jsonContent } from "../../../shared/http/openapi.ts";
@@ -10,6 +12,7 @@ import type { AppEnv } from "../../../shared/http/server.ts";
 import { LIMITS } from "../../../shared/limits.ts";
 import { errorBodySchema } from "../../../shared/responses.ts";
 import { originOf } from "../../../shared/ratelimit/origin.ts";
+import { invalidEnvelope } from "./envelope.ts";
 import { createMcpServer } from "./server.ts";
 
 /** What `/openapi.json` says of a message: JSON-RPC 2.0 (a request, notification or response). */
@@ -64,7 +67,7 @@ export function mountMcp(app: Hono<AppEnv>): void {
         "`ask`, `rerank` and `ingest` (not with `MCP_READ_ONLY=true`), documents as " +
         "`sift://<namespace>/<id>` resources. Replies are JSON or an event stream " +
         "(`text/event-stream`, with progress notifications) as the client accepts. Use an " +
-        "MCP client (see the README), not this description.",
+        "MCP client (see docs/mcp.md), not this description.",
       body: z.union([rpcMessageSchema, z.array(rpcMessageSchema)]),
       responses: {
         200: {
@@ -81,13 +84,23 @@ export function mountMcp(app: Hono<AppEnv>): void {
     }),
     async (c) => {
       requireJsonContentType(c.req.raw);
-      const text = await readBodyText(c.req.raw, LIMITS.ingestBodyBytes);
+      let text: string;
+      try {
+        text = await readBodyText(c.req.raw, LIMITS.ingestBodyBytes, {
+          timeoutMs: c.var.config.bodyReadTimeoutMs,
+        });
+      } catch (error) {
+        if (!(error instanceof InvalidRequestError)) throw error;
+        return rpcError(c, 400, -32700, `Parse error: ${error.message}`);
+      }
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {
-        return rpcError(c, 400, -32700, "Parse error: the body is not JSON");
+        return rpcError(c, 400, -32700, `Parse error: ${jsonSyntaxError(text)}`);
       }
+      const invalid = invalidEnvelope(parsed);
+      if (invalid) return rpcError(c, 400, -32600, `Invalid Request: ${invalid}`);
       const server = createMcpServer({
         steps: c.var.steps,
         cache: c.var.deps.cache,

@@ -36,6 +36,13 @@ const citationSchema = z.object({
   doc_id: z.string().optional(),
   title: z.string().optional(),
   url: z.string().optional(),
+  section: z.string().optional().meta({ description: "The passage's heading path, `A > B`" }),
+  page: z.number().int().optional(),
+  page_end: z.number().int().optional(),
+  chunk_index: z.number().int().optional(),
+  label: z.string().optional().meta({
+    description: "Title, section and page: `RoBERTa, §4.1, p. 6`",
+  }),
   uri: z.string().optional().meta({ description: "Open it with resources/read" }),
 });
 
@@ -53,7 +60,11 @@ const askOutput = {
   }),
 };
 
-type Answered = { answer: string; answered: boolean; citations: { index: number }[] };
+type Answered = {
+  answer: string;
+  answered: boolean;
+  citations: { index: number; label?: string }[];
+};
 
 /** Final scores by chunk id from a `rerank-end` event: a source's score is its rerank's. */
 function rerankScores(data: unknown): Map<string, number> {
@@ -134,7 +145,9 @@ export function registerAsk(server: McpServer, context: McpContext): void {
         const source = sources[citation.index - 1];
         return { ...citation, ...(source ? { uri: resourceUri(args.namespace, source.id) } : {}) };
       });
-      const cited = citations.map((citation) => `[${citation.index}] ${citation.uri ?? ""}`);
+      const cited = citations.map((citation) =>
+        `[${citation.index}] ${[citation.label, citation.uri].filter(Boolean).join(" — ")}`
+      );
       return toolResult({
         answer: answered.answer,
         answered: answered.answered,

@@ -5,9 +5,13 @@ import { namespaceSchema } from "../../../shared/schemas.ts";
 import { callStep } from "../../../shared/steps/call.ts";
 import { resolveStep } from "../../../shared/steps/transport.ts";
 import { runTool } from "./cancel.ts";
+import { InvalidRequestError } from "../../../shared/errors.ts";
 import type { McpContext } from "./context.ts";
 import { toolResult } from "./results.ts";
 import { resourceUri } from "./uri.ts";
+
+/** Base64 of the largest upload a tool call may carry (the ingest body limit). */
+const MAX_FILE_BASE64_CHARS = Math.ceil(LIMITS.ingestBodyBytes / 3) * 4;
 
 /**
  * `POST /v1/documents`' fields. The embed function owns the full schema (dates
@@ -33,9 +37,38 @@ const ingestInput = {
     { error: "must be an array of documents" },
   ).min(1, { error: "must hold at least one document" }).max(LIMITS.documentsPerIngest, {
     error: `must hold at most ${LIMITS.documentsPerIngest} documents per call`,
-  }),
+  }).optional().meta({ description: "Documents as text; or send files instead" }),
+  files: z.array(
+    z.strictObject({
+      name: z.string().min(1).max(255).meta({
+        description: "The file's name, kept as the document's source (paper.pdf)",
+      }),
+      content_base64: z.string().min(1).max(MAX_FILE_BASE64_CHARS).regex(/^[A-Za-z0-9+/]*={0,2}$/, {
+        error: "must be base64",
+      }).meta({ description: "The file's bytes, base64" }),
+    }),
+  ).min(1, { error: "must hold at least one file" }).max(LIMITS.documentsPerIngest).optional()
+    .meta({
+      description: "Files as they are (PDF, DOCX, HTML, Markdown, text), each as its name and " +
+        "base64 bytes: sift tells the type from the bytes and refuses what it cannot read",
+    }),
   namespace: namespaceSchema,
 };
+
+/** The files as the `multipart/form-data` upload `POST /v1/documents` takes. */
+function uploadForm(
+  files: readonly { name: string; content_base64: string }[],
+  namespace: string,
+): FormData {
+  const form = new FormData();
+  for (const file of files) {
+    const binary = atob(file.content_base64);
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    form.append("file", new Blob([bytes]), file.name);
+  }
+  form.append("namespace", namespace);
+  return form;
+}
 
 const ingestReplySchema = z.object({
   namespace: z.string(),
@@ -58,7 +91,8 @@ export function registerIngest(server: McpServer, context: McpContext): void {
   server.registerTool("ingest", {
     title: "Ingest documents",
     description: "Adds documents to a namespace: chunked, embedded and indexed. A document " +
-      "whose id exists already has its chunks replaced.",
+      "whose id exists already has its chunks replaced. Send `documents` as text, or `files` " +
+      "(name and base64 bytes: PDF, DOCX, HTML, Markdown, text), one or the other.",
     inputSchema: z.strictObject(ingestInput),
     outputSchema: ingestOutput,
     annotations: {
@@ -70,7 +104,12 @@ export function registerIngest(server: McpServer, context: McpContext): void {
     },
   }, (args, extra) =>
     runTool("ingest", context, extra, async (steps) => {
-      const reply = await callStep(resolveStep("EMBED", steps), "/v1/documents", args, {
+      const { files, ...json } = args;
+      if ((files === undefined) === (json.documents === undefined)) {
+        throw new InvalidRequestError("send documents or files, one of the two");
+      }
+      const body = files ? uploadForm(files, args.namespace) : json;
+      const reply = await callStep(resolveStep("EMBED", steps), "/v1/documents", body, {
         schema: ingestReplySchema,
         context: steps,
         timeoutMs: steps.config.steps.timeoutMs,

@@ -7,73 +7,46 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { LIMITS } from "../../../shared/limits.ts";
-import type { Retrieved } from "../steps.ts";
-import { searchStep } from "../steps.ts";
-import { DEFAULT_NAMESPACE, type MetadataFilter } from "../../../shared/vector/port.ts";
+import { DEFAULT_NAMESPACE } from "../../../shared/vector/port.ts";
+import { StepError } from "../../../shared/steps/call.ts";
 import { resolveStep, type StepContext } from "../../../shared/steps/transport.ts";
+import { listDocumentsStep, readDocumentStep } from "../document-steps.ts";
 import type { McpContext } from "./context.ts";
 import { chunkIdParts, parseResourceUri, resourceUri } from "./uri.ts";
 
-/**
- * Chunks that pass `filter`, through the fuse function's `/v1/search`: a
- * dense search scores every chunk the filter lets through, so it also finds
- * those that share nothing with the query. The step interface has no listing
- * of its own; this keeps resources one more use of the same route.
- */
-async function chunksWhere(
-  steps: StepContext,
-  namespace: string,
-  filter: MetadataFilter,
-  limit: number,
-): Promise<Retrieved["results"]> {
-  const retrieved = await searchStep(resolveStep("FUSE", steps), steps, {
-    query: "document",
-    retrieval: { mode: "dense", top_k: limit, fusion: 0 },
-    namespace,
-    filter,
-  });
-  return retrieved.results;
-}
+/** Documents per `resources/list` page. */
+const RESOURCE_PAGE = 100;
 
-function cursorOf(after: string): string {
-  return btoa(encodeURIComponent(after));
-}
-
-function afterOf(cursor: string | undefined): string | undefined {
-  if (cursor === undefined) return undefined;
+/** A page of the namespace's documents through the EMBED step; a bad cursor is the client's mistake. */
+async function documentPage(steps: StepContext, namespace: string, cursor: string | undefined) {
   try {
-    return decodeURIComponent(atob(cursor));
-  } catch {
-    throw new McpError(ErrorCode.InvalidParams, "cursor: not one this server gave");
+    return await listDocumentsStep(resolveStep("EMBED", steps), steps, {
+      namespace,
+      limit: RESOURCE_PAGE,
+      cursor,
+    });
+  } catch (error) {
+    if (error instanceof StepError && error.stepStatus === 400) {
+      throw new McpError(ErrorCode.InvalidParams, "cursor: not one this server gave");
+    }
+    throw error;
   }
 }
 
 /**
- * One page of documents, by id, after `after`: their first chunks, whose ids
- * a search cannot order, are asked for in a range of ids that shrinks until
- * it holds fewer than a search returns, so the page misses none.
+ * The chunks a URI names: one chunk (`<doc id>#<n>`), or a whole document's,
+ * read back through the EMBED step's `GET /v1/documents/:id`.
  */
-async function documentPage(steps: StepContext, namespace: string, after: string | undefined) {
-  const limit = LIMITS.topK;
-  let upper: string | undefined;
-  while (true) {
-    const range = {
-      ...(after !== undefined ? { gt: after } : {}),
-      ...(upper ? { lte: upper } : {}),
-    };
-    const filter: MetadataFilter = {
-      chunk_index: 0,
-      ...(Object.keys(range).length ? { doc_id: range } : {}),
-    };
-    const hits = (await chunksWhere(steps, namespace, filter, limit))
-      .sort((a, b) => (a.doc_id < b.doc_id ? -1 : a.doc_id > b.doc_id ? 1 : 0));
-    if (hits.length < limit) return { hits, complete: upper === undefined };
-    upper = hits[Math.floor(limit / 2) - 1]!.doc_id;
+async function chunksNamed(steps: StepContext, namespace: string, id: string) {
+  const embed = resolveStep("EMBED", steps);
+  const chunk = chunkIdParts(id);
+  if (chunk) {
+    const document = await readDocumentStep(embed, steps, { namespace, id: chunk.docId });
+    const named = document?.data.filter((stored) => stored.id === id) ?? [];
+    if (named.length) return named;
   }
+  return (await readDocumentStep(embed, steps, { namespace, id }))?.data ?? [];
 }
-
-const textOf = (value: unknown) => (typeof value === "string" && value ? value : undefined);
 
 /**
  * Documents as resources: `resources/list` pages through the default
@@ -98,16 +71,15 @@ export function registerResources(server: McpServer, context: McpContext): void 
 
   server.server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
     const steps = { ...context.steps, signal: extra.signal };
-    const page = await documentPage(steps, DEFAULT_NAMESPACE, afterOf(request.params?.cursor));
-    const last = page.hits.at(-1);
+    const page = await documentPage(steps, DEFAULT_NAMESPACE, request.params?.cursor);
     return {
-      resources: page.hits.map((hit) => ({
-        uri: resourceUri(DEFAULT_NAMESPACE, hit.doc_id),
-        name: hit.doc_id,
-        ...(textOf(hit.metadata.title) ? { title: textOf(hit.metadata.title) } : {}),
+      resources: page.data.map((document) => ({
+        uri: resourceUri(DEFAULT_NAMESPACE, document.id),
+        name: document.id,
+        ...(document.title ? { title: document.title } : {}),
         mimeType: "text/plain",
       })),
-      ...(!page.complete && last ? { nextCursor: cursorOf(last.doc_id) } : {}),
+      ...(page.next_cursor ? { nextCursor: page.next_cursor } : {}),
     };
   });
 
@@ -117,17 +89,7 @@ export function registerResources(server: McpServer, context: McpContext): void 
       throw new McpError(ErrorCode.InvalidParams, "uri: must be sift://<namespace>/<id>");
     }
     const steps = { ...context.steps, signal: extra.signal };
-    const chunk = chunkIdParts(named.id);
-    let hits = chunk
-      ? await chunksWhere(steps, named.namespace, {
-        doc_id: chunk.docId,
-        chunk_index: chunk.chunkIndex,
-      }, 1)
-      : [];
-    if (hits.length === 0) {
-      hits = (await chunksWhere(steps, named.namespace, { doc_id: named.id }, LIMITS.topK))
-        .sort((a, b) => a.metadata.chunk_index - b.metadata.chunk_index);
-    }
+    const hits = await chunksNamed(steps, named.namespace, named.id);
     if (hits.length === 0) {
       throw new McpError(-32002, `Resource not found: ${request.params.uri}`, {
         uri: request.params.uri,

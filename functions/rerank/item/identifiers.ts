@@ -9,28 +9,45 @@
 
 /** `[3]`, `[2, 3, 15]`, `[[1],[2]]`'s inner groups: bracketed integers only. */
 const BRACKETED = /\[\s*(\d+(?:\s*[,;]\s*\d+)*)\s*\]/g;
-/** `3 > 1 > 2` with no brackets: only read when no bracketed identifier is found. */
-const BARE_CHAIN = /\b\d+(?:\s*>\s*\d+)+\b/g;
 /** An explicit empty selection: `None`, `[]`. */
 const EXPLICIT_NONE = /^\W*none\b|\[\s*\]/i;
+/** `Passage 2`, `Document 2`, `Doc #2`, `Passage [2]`: an identifier written out. */
+const NAMED = /\b(?:passage|document|doc)\s*#?\s*\[?(\d+)\]?/gi;
+/** A leading label (`Ranking:`, `My selection:`) or list marker (`1.`, `-`). */
+const LEAD = /^\s*(?:(?:\d+[.)]|[-*•])\s+)?(?:[A-Za-z][\w\s]{0,30}:\s*)?/;
+
+/**
+ * A line's identifiers when the line holds nothing else (after its label or
+ * list marker): bracketed or bare numbers joined by `>`, commas, `and`, `then`.
+ * A bare number alone is list numbering, not an identifier.
+ */
+function identifierLine(line: string): number[] | undefined {
+  const plain = line.replace(/[*_`]/g, "").replace(NAMED, "[$1]");
+  const body = plain.replace(LEAD, "").trim();
+  const rest = body.replace(/\b(?:and|then)\b|[\d\s,;>.[\]]/gi, "");
+  if (rest !== "" || !/\[\s*\d|\d\s*>/.test(body)) return undefined;
+  return [...body.matchAll(/\d+(?:\.\d+)?/g)].map((match) => Number(match[0]));
+}
 
 /**
  * The identifiers in 1..count a reply names, each once, in the order first
- * written. Out-of-range numbers (`[0]`, `[99]`) are ignored; a repeat keeps
- * its first place. Numbers in prose outside brackets are not identifiers.
+ * written. Read from its ranking lines: the last line that chains
+ * identifiers with `>` (a final ranking after a draft), else every line that
+ * holds only identifiers (`[2, 3, 15]`, a numbered list of `[2]`, `Passage
+ * 2 > Passage 1`). Identifiers cited in prose ("[2] states the year, as [1]
+ * does") name nothing: such a reply is unreadable. Out-of-range numbers
+ * (`[0]`, `[99]`) are ignored; a repeat keeps its first place.
  *
  * @example
  * identifiersIn("Ranking: [3] > [1] > [3] > [9]", 3); // [3, 1]
  */
 export function identifiersIn(reply: string, count: number): number[] {
-  let numbers = [...reply.matchAll(BRACKETED)].flatMap((match) =>
-    (match[1] ?? "").split(/[,;]/).map((part) => Number(part.trim()))
-  );
-  if (numbers.length === 0) {
-    numbers = [...reply.matchAll(BARE_CHAIN)].flatMap((match) =>
-      match[0].split(">").map((part) => Number(part.trim()))
-    );
-  }
+  // A sentence is a line of its own: "My selection: [2], [5]. Passage 4 was close." holds one.
+  const lines = reply.split(/\r?\n|(?<=[.!?])\s+(?=[A-Z])/)
+    .map((line) => ({ line, ids: identifierLine(line) }))
+    .filter((entry): entry is { line: string; ids: number[] } => entry.ids !== undefined);
+  const chains = lines.filter((entry) => entry.line.includes(">"));
+  const numbers = chains.length > 0 ? chains.at(-1)!.ids : lines.flatMap((entry) => entry.ids);
   return keepValid(numbers, count);
 }
 

@@ -30,14 +30,20 @@ Deno.test("identifiersIn() reads ITEM's list forms: [2, 3, 15] and [[1],[2]]", (
   assert.deepEqual(identifiersIn("My selection:[[4],[1]]", 5), [4, 1]);
 });
 
-Deno.test("identifiersIn() falls back to a bare chain only when nothing is bracketed", () => {
+Deno.test("identifiersIn() reads bare chains, and numbers cited in prose as nothing", () => {
   assert.deepEqual(identifiersIn("3 > 1 > 2", 3), [3, 1, 2]);
-  assert.deepEqual(identifiersIn("[2] then 3 > 1", 3), [2]);
+  assert.deepEqual(identifiersIn("[2] then 3 > 1", 3), [2, 3, 1]);
+  assert.deepEqual(identifiersIn("[2] states the year, as [1] does.", 3), []);
   assert.deepEqual(identifiersIn("Passage 3 is the best one.", 3), []);
 });
 
 Deno.test("identifiersIn() does not read a decimal or a negative number as an identifier", () => {
-  assert.deepEqual(identifiersIn("[1.5] > [-2] > [2]", 3), [2]);
+  assert.deepEqual(identifiersIn("[1.5] > [3] > [2]", 3), [3, 2]);
+  assert.deepEqual(
+    identifiersIn("[-2] > [2]", 3),
+    [],
+    "a negative number makes the line unreadable",
+  );
 });
 
 Deno.test("keepValid() applies the same rules to a JSON array of numbers", () => {

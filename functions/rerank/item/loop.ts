@@ -85,8 +85,9 @@ async function judge(
 
 /**
  * ITEM's loop (paper 002, §3.3). Iteration t writes a pseudo-answer from
- * U_{t-1} (U_0 is the retrieval list's first k, the set the first answer is
- * written from), then runs the variant's ranking and judgment steps. It
+ * U_{t-1} (U_0 = R_0 = D, every candidate, as the paper has it; or, with
+ * `start: "top5"`, the retrieval list's first k), then runs the variant's
+ * ranking and judgment steps. It
  * stops after `m` iterations, when a fully judged U_t equals U_{t-1}
  * (`unchanged`), or, with `answer_stop` p, when ROUGE-L F1 of a_t and a_{t-1}
  * reaches p (`answer_converged`). A step whose reply is unusable keeps its
@@ -96,7 +97,7 @@ async function judge(
 export async function runItem(context: ItemContext, options: ItemOptions): Promise<ItemRun> {
   const retrieval = context.documents.map((_, index) => index);
   const k = Math.min(ITEM_UTILITY_K, retrieval.length);
-  let utility = retrieval.slice(0, k);
+  let utility = options.start === "top5" ? retrieval.slice(0, k) : retrieval;
   let ranking = retrieval;
   let answer: string | undefined;
   const iterations: ItemIteration[] = [];

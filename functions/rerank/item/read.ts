@@ -46,12 +46,45 @@ export function readSelectionReply(reply: string, count: number): number[] | und
   return readSelection(reply, count);
 }
 
-/** Pointwise: `{"useful": true}`, `Useful: yes`, or a reply that starts with yes or no. */
+const YES_NO = String.raw`(yes|no|true|false|useful|not\s+useful)`;
+/** `Useful: yes`, ITEM's own `My judgment: Yes, ...`, `Verdict - No`, `Answer: not useful`. */
+const LABELLED = new RegExp(
+  String.raw`(?:useful|utility|judge?ment|verdict|answer|decision)\s*[:\-–]\s*${YES_NO}\b`,
+  "gi",
+);
+/** Prose: "the passage is useful", "is not useful", "isn't useful", "has no utility". */
+const PROSE =
+  /\b(?:is|are|seems?|appears?)\s+(not\s+|n't\s+)?(?:very\s+|quite\s+)?useful\b|\bisn't\s+useful\b|\bhas\s+(no|some|high|clear)\s+utility\b/gi;
+
+function yes(word: string): boolean {
+  return /^(?:yes|true|useful)$/i.test(word.trim());
+}
+
+/**
+ * Pointwise: `{"useful": true}` (or `"yes"`), a labelled line (`Useful:
+ * yes`, ITEM's `My judgment: Yes, ...`), a reply that starts with yes or
+ * no, else the one thing prose says ("the passage is not useful"). Labels
+ * or prose that say both are unreadable, as is "yes and no".
+ */
 export function readVerdict(reply: string): boolean | undefined {
-  const object = json(z.object({ useful: z.boolean() }), reply);
-  if (object) return object.useful;
-  const labelled = /useful\s*:\s*\**\s*(yes|no)\b/i.exec(reply)?.[1];
-  const leading = /^\W*(yes|no)\b/i.exec(reply.trim())?.[1];
-  const word = (labelled ?? leading)?.toLowerCase();
-  return word === undefined ? undefined : word === "yes";
+  const object = json(z.object({ useful: z.union([z.boolean(), z.string()]) }), reply);
+  if (object) {
+    if (typeof object.useful === "boolean") return object.useful;
+    if (/^\s*(?:yes|no|true|false)\s*$/i.test(object.useful)) return yes(object.useful);
+  }
+  const text = reply.replace(/[*_`]/g, "");
+  const labelled = new Set([...text.matchAll(LABELLED)].map((match) => yes(match[1]!)));
+  if (labelled.size > 0) return labelled.size === 1 ? [...labelled][0] : undefined;
+  const leading = /^\W*(yes|no)\b(?!\s+(?:and|or)\s+(?:yes|no)\b)/i.exec(text.trim());
+  if (leading) return yes(leading[1]!);
+  const prose = new Set(
+    [...text.matchAll(PROSE)].map((match) =>
+      match[0].toLowerCase().includes("isn't")
+        ? false
+        : match[2] !== undefined
+        ? match[2].toLowerCase() !== "no"
+        : match[1] === undefined
+    ),
+  );
+  return prose.size === 1 ? [...prose][0] : undefined;
 }

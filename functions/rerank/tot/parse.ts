@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { extractJsonObject } from "../../../shared/llm/json.ts";
-import type { TotDimension } from "../../../shared/rerank/tot/dimensions.ts";
+import {
+  QUALITY_DIMENSIONS,
+  SIMILARITY_DIMENSIONS,
+  type TotDimension,
+} from "../../../shared/rerank/tot/dimensions.ts";
+import { readScore, type ScoreScale } from "../../../shared/llm/read-score.ts";
 
 /*
  * Readers of the tree's three kinds of reply. Each tries the JSON a
@@ -17,7 +22,7 @@ const RANGES =
 
 /** A number, then optionally `%`, `/ 10` or `out of 10`. */
 const NUMBER =
-  /(?<![\w.])(-?(?:\d+(?:\.\d+)?|\.\d+))(?![\w.]*\w)\s*(%|\/\s*(\d+(?:\.\d+)?)|out of\s+(\d+(?:\.\d+)?))?/gi;
+  /(?<![\w.,])(-?(?:\d+(?:[.,]\d+)?|\.\d+))(?![\w.]*\w)\s*(%|\/\s*(\d+(?:\.\d+)?)|out of\s+(\d+(?:\.\d+)?))?/gi;
 
 /** Text without markdown emphasis or code marks, and without restated ranges. */
 function plain(text: string): string {
@@ -27,7 +32,7 @@ function plain(text: string): string {
 /** The values of the numbers in `text`, each with its `%` or `/ n` applied. */
 function numbersIn(text: string): { value: number; at: number }[] {
   return [...text.matchAll(NUMBER)].flatMap((match) => {
-    let value = Number(match[1]);
+    let value = Number(match[1]!.replace(",", "."));
     const over = Number(match[3] ?? match[4] ?? "");
     if (match[2] === "%") value /= 100;
     else if (over > 0) value /= over;
@@ -35,24 +40,33 @@ function numbersIn(text: string): { value: number; at: number }[] {
   });
 }
 
-const scoreObject = z.object({ score: z.number() });
+/** ToT's scores and thresholds: decimals in [0, 1]; `8/10`, `75%` and a stated 0-10 scale convert. */
+const UNIT_SCALE: ScoreScale = {
+  max: 1,
+  integer: false,
+  labels: [...QUALITY_DIMENSIONS, ...SIMILARITY_DIMENSIONS, "value", "similarity", "quality"],
+};
+
+/** The one decimal in [0, 1] a reply holds ("I'd say 0.7."); two numbers, or one above 1, are none. */
+function loneDecimal(text: string): number | undefined {
+  const numbers = numbersIn(text);
+  if (numbers.length !== 1) return undefined;
+  const { value } = numbers[0]!;
+  return value >= 0 && value <= 1 ? value : undefined;
+}
 
 /**
- * A score from a reply: `{"score": x}`, else the number after "score" or
- * "rating", else the first number. Clamped to [0, 1].
+ * A score from a reply, as a person reads it on the 0-1 scale asked for:
+ * `{"score": x}`, `**Score:** 0.9`, `0,8`, `8/10`, `75%`, "on a scale from 0
+ * to 10 ... 8" (0.8), a lone decimal in prose. A number off the scale with
+ * no scale of its own (a bare `8`, `1.7`, `-0.3`) is unreadable: `undefined`.
  *
  * @example
  * parseScore("**Score:** 8/10"); // 0.8
  */
 export function parseScore(reply: string): number | undefined {
-  const json = scoreObject.safeParse(extractJsonObject(reply));
-  if (json.success) return clamp(json.data.score);
-  const text = plain(reply);
-  const numbers = numbersIn(text);
-  const label = /\b(?:score|rating|rated|rate)\b/i.exec(text);
-  const labelled = label ? numbers.find((number) => number.at > label.index) : undefined;
-  const chosen = labelled ?? numbers[0];
-  return chosen === undefined ? undefined : clamp(chosen.value);
+  const text = reply.replace(RANGES, " ");
+  return readScore(text, UNIT_SCALE) ?? loneDecimal(plain(reply));
 }
 
 /** What a dimension may be called in prose: "lexically", "structure", "concise". */
@@ -83,7 +97,8 @@ const dimensionsObject = z.object({ dimensions: z.array(z.string()) });
 /**
  * The agent's choice, up to two distinct dimensions of `pool`: the JSON's
  * `dimensions`, else those named after the last "Dimensions:" label (or
- * anywhere, without one), first named first. May return fewer than two.
+ * anywhere, without one, when at most two are named: more is unreadable),
+ * first named first. May return fewer than two.
  *
  * @example
  * parseDimensions("Dimensions: **Semantic**, lexical", SIMILARITY_DIMENSIONS); // ["semantic", "lexical"]
@@ -95,7 +110,9 @@ export function parseDimensions(reply: string, pool: readonly TotDimension[]): T
     : (() => {
       const text = plain(reply);
       const labels = [...text.matchAll(/\bdimensions?\s*:/gi)];
-      return named(text.slice(labels.at(-1)?.index ?? 0), pool);
+      const found = named(text.slice(labels.at(-1)?.index ?? 0), pool);
+      // Without a label, naming three or more is weighing options, not choosing two.
+      return labels.length === 0 && found.length > 2 ? [] : found;
     })();
   return [...new Set(found)].slice(0, 2);
 }
@@ -106,7 +123,8 @@ const thresholdsObject = z.object({ thresholds: z.record(z.string(), z.number())
  * Thresholds by dimension: the JSON's `thresholds`, else `name: x` lines
  * (the first number after each name on its line), else, when no name is
  * written and there are exactly as many numbers as dimensions, the numbers
- * in order (the paper's comma-separated form). Missing ones are left out.
+ * in order (the paper's comma-separated form). `0,4` is 0.4 and `40%` is
+ * 0.4; a value off the 0-1 scale (`7`) is unreadable. Missing ones are left out.
  *
  * @example
  * parseThresholds("lexical: 0.4\nSemantic = 55%", ["lexical", "semantic"]); // { lexical: 0.4, semantic: 0.55 }
@@ -131,10 +149,11 @@ export function parseThresholds(
     if (!mention) continue;
     const rest = text.slice(mention.index).split("\n")[0] ?? "";
     const value = numbersIn(rest)[0]?.value;
-    if (value !== undefined) found[name] = clamp(value);
+    if (value !== undefined && value >= 0 && value <= 1) found[name] = value;
   }
   if (Object.keys(found).length > 0) return found;
   const numbers = numbersIn(text);
   if (numbers.length !== dimensions.length) return {};
-  return Object.fromEntries(dimensions.map((name, i) => [name, clamp(numbers[i]!.value)]));
+  if (numbers.some(({ value }) => value < 0 || value > 1)) return {};
+  return Object.fromEntries(dimensions.map((name, i) => [name, numbers[i]!.value]));
 }

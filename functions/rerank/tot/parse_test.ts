@@ -13,13 +13,15 @@ Deno.test("parseScore() reads a bare decimal, JSON, and the number after a score
   assert.equal(parseScore("The passage cites 3 sources. **Score:** 0.9"), 0.9);
 });
 
-Deno.test("parseScore() applies percentages and fractions, and clamps to [0, 1]", () => {
+Deno.test("parseScore() applies percentages, fractions and stated scales; off the scale is unreadable", () => {
   assert.equal(parseScore("8/10"), 0.8);
   assert.equal(parseScore("75%"), 0.75);
   assert.equal(parseScore("7 out of 10"), 0.7);
-  assert.equal(parseScore("1.7"), 1);
-  assert.equal(parseScore("Score: -0.3"), 0);
-  assert.equal(parseScore('{"score": 12}'), 1);
+  assert.equal(parseScore("On a scale from 0 to 10, this passage is an 8."), 0.8);
+  assert.equal(parseScore("0,8"), 0.8);
+  for (const offScale of ["1.7", "8", "Score: -0.3", '{"score": 12}']) {
+    assert.equal(parseScore(offScale), undefined, offScale);
+  }
 });
 
 Deno.test("parseScore() finds nothing in prose without a number, or in names like gpt-4o", () => {

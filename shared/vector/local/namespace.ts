@@ -282,6 +282,37 @@ export class NamespaceIndex {
     return this.#slotsOfDocument.has(docId);
   }
 
+  /** Every document's id, in no order. */
+  documentIds(): IterableIterator<string> {
+    return this.#slotsOfDocument.keys();
+  }
+
+  /** A document's chunks in `chunk_index` order; empty when it has none. */
+  documentChunks(docId: string): { id: string; text: string; metadata: ChunkMetadata }[] {
+    return (this.#slotsOfDocument.get(docId) ?? [])
+      .map((slot) => ({
+        id: this.#ids[slot]!,
+        text: this.#texts.get(slot),
+        metadata: this.#metadata[slot]!,
+      }))
+      .sort((a, b) => a.metadata.chunk_index - b.metadata.chunk_index);
+  }
+
+  /** How many chunks a document has. */
+  documentSize(docId: string): number {
+    return this.#slotsOfDocument.get(docId)?.length ?? 0;
+  }
+
+  /** A document's first chunk's metadata (the document's own fields), if it has chunks. */
+  documentMetadata(docId: string): ChunkMetadata | undefined {
+    let first: ChunkMetadata | undefined;
+    for (const slot of this.#slotsOfDocument.get(docId) ?? []) {
+      const metadata = this.#metadata[slot]!;
+      if (!first || metadata.chunk_index < first.chunk_index) first = metadata;
+    }
+    return first;
+  }
+
   /** The width of the vectors held; undefined while empty. */
   get dimensions(): number | undefined {
     return this.#live > 0 ? this.#dimensions : undefined;

@@ -110,7 +110,12 @@ export function decodeRecords(
   while (at + FRAME_HEADER <= bytes.length) {
     const size = view.getUint32(at, true);
     const end = at + FRAME_HEADER + size;
-    if (end > bytes.length) break;
+    if (end > bytes.length) {
+      // Torn by a crash, or a damaged length: only damage leaves a whole frame after it.
+      return wholeFrameAfter(bytes, at)
+        ? { records, validBytes: at, damagedAt: at }
+        : { records, validBytes: at };
+    }
     const payload = bytes.subarray(at + FRAME_HEADER, end);
     const record = fastCrc32(payload) === view.getUint32(at + 4, true)
       ? decodePayload(payload)
@@ -124,6 +129,24 @@ export function decodeRecords(
     at = end;
   }
   return { records, validBytes: at };
+}
+
+/**
+ * Whether a whole frame (length in bounds, checksum right) starts anywhere
+ * after `from`. A crash tears only the last append, so a frame that claims to
+ * run past the end with a good frame after it is a damaged length, and the
+ * log must not be cut there. Runs only when a log's end looks torn.
+ */
+function wholeFrameAfter(bytes: Uint8Array, from: number): boolean {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = from + 1; at + FRAME_HEADER <= bytes.length; at++) {
+    const end = at + FRAME_HEADER + view.getUint32(at, true);
+    if (end > bytes.length || end === at + FRAME_HEADER) continue;
+    if (fastCrc32(bytes.subarray(at + FRAME_HEADER, end)) === view.getUint32(at + 4, true)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 function decodePayload(payload: Uint8Array): IndexRecord | undefined {

@@ -80,3 +80,18 @@ Deno.test("a torn last record ends the log; damage before the end is reported", 
   assert.equal(tail.records.length, 1);
   assert.equal(tail.damagedAt, undefined, "a bad last frame is a torn append");
 });
+
+Deno.test("a damaged length that runs past the end, with whole records after it, is damage, not a torn append", () => {
+  const first = encodeRecord(records[1]!);
+  const second = encodeRecord(records[0]!);
+  const third = encodeRecord(records[1]!);
+  const log = new Uint8Array([...first, ...second, ...third]);
+  log[first.length + 3] = 0x7f; // the second record's length now claims ~2 GB
+  const read = decodeRecords(log);
+  assert.equal(read.records.length, 1);
+  assert.equal(read.damagedAt, first.length, "the log is not cut: the third record follows");
+
+  const tornLength = new Uint8Array([...first, ...second]);
+  tornLength[first.length + 3] = 0x7f;
+  assert.equal(decodeRecords(tornLength).damagedAt, undefined, "nothing whole after it: torn");
+});

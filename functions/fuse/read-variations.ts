@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { extractJsonObject } from "../../shared/llm/json.ts";
+
+const queriesObject = z.object({ queries: z.array(z.unknown()) });
+const LIST_ITEM = /^\s*(?:\d+\s*[.)]|[-*•]|#{1,6}\s*\d+[.)]?)\s+\S/;
+const PREAMBLE = /(?::\s*$|^(?:here|sure|okay|ok|certainly|of course)\b)/i;
+
+/**
+ * The candidate queries a reply holds, in either output mode: a JSON
+ * `{"queries": [...]}` (bare or in a code fence), else a JSON array of
+ * strings, else its numbered or bulleted lines (markdown emphasis removed),
+ * else, when no line is numbered, its plain lines minus a preamble ("Here
+ * are four queries:"). `cleanVariations` then de-numbers and de-duplicates.
+ *
+ * @example
+ * readVariations("Sure! Here you go:\n1. **rrf formula**\n2. rank fusion k"); // ["1. rrf formula", "2. rank fusion k"]
+ */
+export function readVariations(text: string): string[] {
+  const object = queriesObject.safeParse(extractJsonObject(text));
+  if (object.success) {
+    const strings = object.data.queries.filter((query) => typeof query === "string");
+    if (strings.length > 0) return strings;
+  }
+  const array = jsonArrayOfStrings(text);
+  if (array.length > 0) return array;
+  const lines = text.split(/\r?\n/)
+    .map((line) => line.replace(/\*\*|__|`/g, "").trimEnd())
+    .filter((line) => line.trim() !== "" && !/^\s*```/.test(line));
+  const listed = lines.filter((line) => LIST_ITEM.test(line)).map((line) =>
+    line.replace(/^\s*#{1,6}\s*/, "")
+  );
+  if (listed.length > 0) return listed;
+  return lines.filter((line) => !PREAMBLE.test(line.trim()) && line.trim().length <= 200);
+}
+
+function jsonArrayOfStrings(text: string): string[] {
+  const match = /\[\s*"[\s\S]*"\s*\]/.exec(text);
+  if (!match) return [];
+  try {
+    const parsed: unknown = JSON.parse(match[0]);
+    return Array.isArray(parsed) ? parsed.filter((item) => typeof item === "string") : [];
+  } catch {
+    return [];
+  }
+}

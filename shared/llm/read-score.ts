@@ -1,0 +1,214 @@
+import { z } from "zod";
+import { extractJsonObject } from "./json.ts";
+
+/**
+ * Reading one score out of a model's free-text reply the way a careful
+ * person would: `**Relevance:** 2`, `Score: 2 (very relevant)`, fenced
+ * JSON, `4 out of 5`, `3/5`, `Score: 4.5`, `0,8`, "on a scale from 0 to
+ * 10 ... 8", a bare `2`, `I would give it a 4`. What a person could not
+ * settle (two different scores in prose, a score of another scale that
+ * does not convert, a negated "I would not give it a 2") is `undefined`:
+ * the caller marks the reply degraded rather than guess.
+ */
+export type ScoreScale = {
+  /** The top of the scale the prompt asked for; 0 is the bottom. */
+  max: number;
+  /** Whole numbers only (a 0/1/2 grade); otherwise decimals stand (`4.5`). */
+  integer: boolean;
+  /** Labels a score line may carry besides "score", "rating" and "grade" (lower case). */
+  labels?: readonly string[];
+  /** Phrases that name a value on this scale (`very relevant` → 2), read only as a whole value. */
+  words?: readonly (readonly [RegExp, number])[];
+};
+
+const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+};
+
+/** A number (`2`, `4.5`, `0,8`, `.5`, `two`), then optionally `/ 5`, `out of 5` or `%`. */
+const VALUE = String.raw`(\d+(?:[.,]\d+)?|\.\d+|${
+  Object.keys(NUMBER_WORDS).join("|")
+})(?:\s*(?:\/|out\s+of)\s*(\d+(?:\.\d+)?)|\s*(%))?`;
+
+/** A stated scale: "on a scale from 0 to 10", "(0-5)", "scale of 1-5". */
+const STATED_SCALE =
+  /(?:scale|range)\s*(?:of|from)?\s*(\d+)\s*(?:to|-|–)\s*(\d+)|\(\s*(\d+)\s*(?:-|–|to)\s*(\d+)\s*\)/i;
+
+/** What may follow a value on its line: a parenthesis, a dash and words, punctuation. */
+const TAIL = String.raw`(?:\s*\([^)]*\))?(?:\s*(?:[-–—,;:]|because|as|since)\s*\D.*)?[\s.!:|]*$`;
+
+function toNumber(token: string): number | undefined {
+  const word = NUMBER_WORDS[token.toLowerCase()];
+  if (word !== undefined) return word;
+  const value = Number(token.replace(",", "."));
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** Lines without markdown emphasis, quotes, bullets or table bars. */
+function plainLines(text: string): string[] {
+  return text.split(/\r?\n/).map((line) =>
+    line.replace(/[*_`"]/g, "").replace(/\|/g, " : ").replace(/^(?:[\s>#•:]|-(?=\s))+/, "").trim()
+  );
+}
+
+/**
+ * A value on `scale`, from a number and an optional denominator or stated
+ * scale: `3/5` on a 0-5 scale is 3; `8/10` is 4; `7/10` on a 0/1/2 grade
+ * does not convert and is none.
+ */
+function onScale(
+  value: number | undefined,
+  over: number | undefined,
+  scale: ScoreScale,
+): number | undefined {
+  if (value === undefined) return undefined;
+  let converted = value;
+  if (over !== undefined && over > 0 && over !== scale.max) converted = (value / over) * scale.max;
+  converted = Math.round(converted * 1e9) / 1e9;
+  if (!(converted >= 0 && converted <= scale.max)) return undefined;
+  if (scale.integer && !Number.isInteger(converted)) return undefined;
+  return converted;
+}
+
+function statedMax(text: string): number | undefined {
+  const match = STATED_SCALE.exec(text);
+  if (!match) return undefined;
+  const top = Number(match[2] ?? match[4]);
+  return Number.isFinite(top) && top > 0 ? top : undefined;
+}
+
+function wordValue(phrase: string, scale: ScoreScale): number | undefined {
+  const cleaned = phrase.replace(/[().!,;:]+/g, " ").trim();
+  const found = (scale.words ?? []).filter(([pattern]) => pattern.test(cleaned));
+  return found.length === 1 ? found[0]![1] : undefined;
+}
+
+const jsonScore = z.record(z.string(), z.unknown());
+
+function fromJson(text: string, scale: ScoreScale, keys: readonly string[]): number | undefined {
+  const object = jsonScore.safeParse(extractJsonObject(text));
+  if (!object.success) return undefined;
+  for (const key of keys) {
+    const entry = Object.entries(object.data).find(([name]) => name.toLowerCase() === key);
+    if (!entry) continue;
+    const raw = entry[1];
+    if (typeof raw === "number") return onScale(raw, undefined, scale);
+    if (typeof raw === "string") return readScore(raw, scale);
+  }
+  return undefined;
+}
+
+/**
+ * The score a reply gives on `scale`, or `undefined` when a careful reader
+ * could not say. In order: a JSON object's `score` (or a label's) field;
+ * the last labelled line (`Score: 2`, `**Relevance:** 2/2`, a table row
+ * `| Score | 4 |`) whose value fits the scale; a reply that is only a value;
+ * the one value prose gives ("I would rate it 4 out of 5"), when it gives one.
+ *
+ * @example
+ * readScore("The answer is close.\n\n**Similarity:** 4 out of 5", { max: 5, integer: false }); // 4
+ */
+export function readScore(text: string, scale: ScoreScale): number | undefined {
+  const labels = ["score", "rating", "grade", ...(scale.labels ?? [])];
+  const json = fromJson(text, scale, labels);
+  if (json !== undefined) return json;
+  const labelled = readLabelledScore(text, labels, scale);
+  if (labelled !== undefined) return labelled;
+  const overOf = statedOver(text);
+  const whole = plainLines(text).filter(Boolean).join(" ");
+  const bare = new RegExp(`^${VALUE}[\\s.!]*$`, "i").exec(whole);
+  if (bare) return onScale(toNumber(bare[1]!), overOf(bare[3] ? "100" : bare[2]), scale);
+  if (whole.length <= 40) {
+    const word = wordValue(whole, scale);
+    if (word !== undefined) return word;
+  }
+  return fromProse(whole, scale, overOf) ?? onStatedScale(whole, scale);
+}
+
+/** "On a scale from 0 to 10, this passage is an 8": the one number besides the stated scale. */
+function onStatedScale(text: string, scale: ScoreScale): number | undefined {
+  const stated = statedMax(text);
+  if (stated === undefined) return undefined;
+  const numbers = [
+    ...text.replace(STATED_SCALE, " ").matchAll(/(?<![\w.,])\d+(?:[.,]\d+)?(?![\w.]*\w)/g),
+  ];
+  return numbers.length === 1 ? onScale(toNumber(numbers[0]![0]), stated, scale) : undefined;
+}
+
+/** The denominator of a value: its own (`/ 5`), else the scale the reply states. */
+function statedOver(text: string): (over: string | undefined) => number | undefined {
+  const stated = statedMax(text);
+  return (over) => over !== undefined ? Number(over) : stated;
+}
+
+/**
+ * The value on the last line labelled with one of `labels` (`Accuracy: 2`,
+ * `**Accuracy score:** 2/2`, `| Accuracy | 2 |`) that fits `scale`; lines
+ * whose value does not fit are skipped, so an earlier one stands.
+ *
+ * @example
+ * readLabelledScore("Relevance: 2\nAccuracy: 1", ["accuracy"], { max: 2, integer: true }); // 1
+ */
+export function readLabelledScore(
+  text: string,
+  labels: readonly string[],
+  scale: ScoreScale,
+): number | undefined {
+  const overOf = statedOver(text);
+  const labelled = new RegExp(
+    String.raw`(?:^|[.!?;]\s+)(?:(?:final|overall|my|the|total|relevance|similarity)\s+)*(?:${
+      labels.join("|")
+    })(?:\s+(?:score|rating|grade|threshold))?\s*(?:\([^)]*\))?\s*(?:[:=]|is|of|-|–|—)\s*(.*)$`,
+    "i",
+  );
+  const valueLine = new RegExp(`^${VALUE}${TAIL}`, "i");
+  let found: number | undefined;
+  for (const line of plainLines(text)) {
+    const label = labelled.exec(line);
+    if (!label) continue;
+    const rest = label[1]!.trim();
+    const number = valueLine.exec(rest);
+    const value = number
+      ? onScale(toNumber(number[1]!), overOf(number[3] ? "100" : number[2]), scale)
+      : wordValue(rest, scale);
+    if (value !== undefined) found = value;
+  }
+  return found;
+}
+
+const PROSE = new RegExp(
+  String
+    .raw`\b(?:(?:give|rate|score|grade|assign)\s+(?:it|this(?:\s+\w+)?|the\s+\w+)?\s*(?:a|an|as|at)?|(?:score|rating|grade)\s+(?:of|is)|(?:deserves|earns|merits|gets)\s+(?:a|an)?|rated|scored)\s*${VALUE}(?![\d.,]*\d)`,
+  "gi",
+);
+
+/** A fraction stated anywhere in prose: "4 out of 5", "3/5". */
+const FRACTION =
+  /(?<![\d.\/])(\d+(?:\.\d+)?)\s*(?:\/|out\s+of)\s*(\d+(?:\.\d+)?)(?![\d.]*\d|\s*\/)/gi;
+
+/** The one value prose gives; a negated one ("would not give it a 2") or two different are none. */
+function fromProse(
+  text: string,
+  scale: ScoreScale,
+  overOf: (over: string | undefined) => number | undefined,
+): number | undefined {
+  const values = new Set<number>();
+  for (const match of [...text.matchAll(PROSE), ...text.matchAll(FRACTION)]) {
+    const before = text.slice(Math.max(0, match.index - 24), match.index);
+    if (/\b(?:not|n't|never|no)\b/i.test(before)) return undefined;
+    const value = onScale(toNumber(match[1]!), overOf(match[3] === "%" ? "100" : match[2]), scale);
+    if (value === undefined) return undefined;
+    values.add(value);
+  }
+  return values.size === 1 ? [...values][0] : undefined;
+}

@@ -1,0 +1,163 @@
+/**
+ * The shell commands the README and the pages in docs/ show, and where each
+ * is run. Every command in a fenced `sh` block is either run by
+ * `run_commands_test.ts` as written (with the substitutions below) or listed
+ * in `RUN_ELSEWHERE` with the test that runs it; `commands_test.ts` fails on a
+ * command that is neither, so a command cannot go stale unseen.
+ *
+ * A new page needs nothing: its commands are found and run. Only a command
+ * that cannot run here as written (it needs an account, takes an hour, or
+ * writes into the repository) goes in `RUN_ELSEWHERE`, keyed by its exact
+ * text as `commandsOf()` returns it (`deno task commands` prints them).
+ */
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Where a command is run when not by the docs runner, and a string that proves that test runs it. */
+export type Elsewhere = {
+  /** A test file (or `.ci/run`), from the repository's root. */
+  test: string;
+  /** Text the test must contain: the script, config or flag it drives. */
+  evidence: string;
+  /** Why not here, and what part the test runs if not all of it. */
+  why: string;
+};
+
+export const RUN_ELSEWHERE: Record<string, Elsewhere> = {
+  "deno task test": {
+    test: ".ci/run",
+    evidence: "npx -y deno@2.9.6 task test",
+    why: "the whole suite: CI runs exactly this",
+  },
+  "deno task eval --dataset ../shared/datasets/aragog --variants none,one-turn,two-turn --limit 20 --out eval-out":
+    {
+      test: "tests/e2e/eval_cli_test.ts",
+      evidence: "scripts/eval.ts",
+      why:
+        "writes eval-out/ into the repository; the test runs the same CLI into a temporary folder",
+    },
+  "deno task bench": {
+    test: "tests/e2e/bench_regression_test.ts",
+    evidence: "scripts/bench-index.ts",
+    why: "about 40 minutes; the test runs its index and dense sections at small sizes",
+  },
+  "deno task workers:dev": {
+    test: "tests/e2e/workers_test.ts",
+    evidence: "WORKER_CONFIGS",
+    why: "serves until stopped; the test runs wrangler dev over the same configs",
+  },
+  "npx wrangler deploy -c workers/state/wrangler.toml": {
+    test: "tests/docs/run_commands_test.ts",
+    evidence: "workers:check",
+    why: "needs a Cloudflare account; workers:check runs wrangler deploy --dry-run of this config",
+  },
+  "npx wrangler deploy -c functions/rerank/wrangler.toml": {
+    test: "tests/docs/run_commands_test.ts",
+    evidence: "workers:check",
+    why: "needs a Cloudflare account; workers:check runs wrangler deploy --dry-run of this config",
+  },
+  "npx wrangler deploy -c functions/orchestrator/wrangler.toml": {
+    test: "tests/docs/run_commands_test.ts",
+    evidence: "workers:check",
+    why: "needs a Cloudflare account; workers:check runs wrangler deploy --dry-run of this config",
+  },
+  "deno deploy --org <your-org> --app sift --prod": {
+    test: "tests/docs/deno_deploy_test.ts",
+    evidence: "DENO_DEPLOYMENT_ID",
+    why: "needs a Deno Deploy account; the test type-checks and starts the entry as Deploy would",
+  },
+};
+
+/** README.md and every page in docs/, as paths from the repository's root. */
+export async function docPages(): Promise<string[]> {
+  const pages = ["README.md"];
+  for await (const entry of Deno.readDir(`${ROOT}/docs`)) {
+    if (entry.isFile && entry.name.endsWith(".md")) pages.push(`docs/${entry.name}`);
+  }
+  return pages.sort((
+    a,
+    b,
+  ) => (a === "README.md" ? -1 : b === "README.md" ? 1 : a.localeCompare(b)));
+}
+
+/**
+ * The commands of every fenced `sh` (or `bash`, `shell`) block, in order: a
+ * line ending in `\` or inside an open quote goes on into the next, and a
+ * trailing `# comment` is dropped. Blank and comment-only lines are skipped.
+ */
+export function commandsOf(markdown: string): string[] {
+  const commands: string[] = [];
+  let fence: string | undefined;
+  let pending = "";
+  for (const line of markdown.split("\n")) {
+    const marker = /^\s*(```+|~~~+)\s*([\w-]*)/.exec(line);
+    if (marker) {
+      if (fence === undefined) {
+        fence = /^(sh|bash|shell|console)$/.test(marker[2]!) ? "sh" : "other";
+      } else fence = undefined;
+      pending = "";
+      continue;
+    }
+    if (fence !== "sh") continue;
+    const joined = pending ? `${pending}\n${line}` : line;
+    const { open, comment } = scan(joined);
+    if (open) {
+      pending = joined;
+      continue;
+    }
+    let command = (comment === undefined ? joined : joined.slice(0, comment)).trimEnd();
+    if (command.endsWith("\\")) {
+      pending = command;
+      continue;
+    }
+    pending = "";
+    command = command.replace(/\\\n\s*/g, "").trim();
+    if (command) commands.push(command);
+  }
+  return commands;
+}
+
+/** Whether a quote is left open at the end, and where a `#` comment starts outside quotes. */
+function scan(text: string): { open: boolean; comment?: number } {
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quote) {
+      if (char === "\\" && quote === '"') i++;
+      else if (char === quote) quote = undefined;
+    } else if (char === "\\") i++;
+    else if (char === "'" || char === '"') quote = char;
+    else if (char === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
+      return { open: false, comment: i };
+    }
+  }
+  return { open: quote !== undefined };
+}
+
+/** What the runner does with a command that starts a server: which port variable it waits on. */
+export function serverOf(command: string): { portVariable: string; ready: string } | undefined {
+  if (/\btask (start|serve)\b/.test(command)) return { portVariable: "PORT", ready: "/healthz" };
+  if (/\btask offline-model\b/.test(command)) {
+    return { portVariable: "OFFLINE_MODEL_PORT", ready: "/v1/models" };
+  }
+  return undefined;
+}
+
+/** Where a command is run when the docs runner does not run it. */
+export function elsewhere(command: string): Elsewhere | undefined {
+  return RUN_ELSEWHERE[runnable(command)];
+}
+
+/** The command as the runner runs it: the pinned Deno from npm is the Deno running the tests. */
+export function runnable(command: string): string {
+  return command.replaceAll("npx -y deno@2.9.6 ", "deno ");
+}
+
+if (import.meta.main) {
+  for (const page of await docPages()) {
+    for (const command of commandsOf(await Deno.readTextFile(`${ROOT}/${page}`))) {
+      console.log(`${page}\t${elsewhere(command) ? "elsewhere" : "runner"}\t${command}`);
+    }
+  }
+}
