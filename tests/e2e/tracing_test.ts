@@ -102,7 +102,7 @@ Deno.test("a /v1/query with a traceparent exports its steps and model calls into
   }
 });
 
-Deno.test("a step reached over HTTP (STEP_URL_FUSE) stays in the caller's trace", async () => {
+Deno.test("a step reached over HTTP (STEP_URL_ANSWER, a stream) stays in the caller's trace", async () => {
   const receiver = startOtlpReceiver();
   const otel = {
     OTEL_DENO: "true",
@@ -111,15 +111,15 @@ Deno.test("a step reached over HTTP (STEP_URL_FUSE) stays in the caller's trace"
     OTEL_BSP_SCHEDULE_DELAY: "200",
   };
   const dataDir = await Deno.makeTempDir();
-  const fuse = await startService({ ...otel, OTEL_SERVICE_NAME: "sift-fuse" }, [
+  const answer = await startService({ ...otel, OTEL_SERVICE_NAME: "sift-answer" }, [
     "scripts/serve.ts",
-    "fuse",
+    "answer",
   ]);
   try {
     const service = await startService({
       ...otel,
       OTEL_SERVICE_NAME: "sift-orchestrator",
-      STEP_URL_FUSE: fuse.url,
+      STEP_URL_ANSWER: answer.url,
       SIFT_DATA_DIR: dataDir,
     });
     try {
@@ -135,15 +135,19 @@ Deno.test("a step reached over HTTP (STEP_URL_FUSE) stays in the caller's trace"
       await readEvents(response);
       const spans = inTrace(
         await receiver.waitFor((all) =>
-          inTrace(all).some((span) => span.service === "sift-fuse") &&
-          inTrace(all).some((span) => span.name === "sift.step fuse")
+          inTrace(all).some((span) => span.service === "sift-answer") &&
+          inTrace(all).some((span) => span.name === "sift.step answer")
         ),
       );
-      const remote = spans.filter((span) => span.service === "sift-fuse");
-      assert.ok(remote.length > 0, "the fuse process exported no span in the caller's trace");
-      // The fuse process's spans hang, through the orchestrator's step span, off the caller's.
+      const remote = spans.filter((span) => span.service === "sift-answer");
+      assert.ok(remote.length > 0, "the answer process exported no span in the caller's trace");
+      assert.ok(
+        remote.some((span) => span.attributes["gen_ai.operation.name"] === "chat"),
+        "the answer's model call is in the trace, from the answer process",
+      );
+      // The answer process's spans hang, through the orchestrator's step span, off the caller's.
       const byId = new Map(spans.map((span) => [span.spanId, span]));
-      const step = spans.find((span) => span.name === "sift.step fuse")!;
+      const step = spans.find((span) => span.name === "sift.step answer")!;
       assert.equal(step.service, "sift-orchestrator");
       for (const span of remote) {
         let cursor: ReceivedSpan | undefined = span;
@@ -152,13 +156,13 @@ Deno.test("a step reached over HTTP (STEP_URL_FUSE) stays in the caller's trace"
           seen.push(cursor.name);
           cursor = byId.get(cursor.parentSpanId);
         }
-        assert.equal(cursor?.spanId, step.spanId, `${span.name} is not under the fuse step span`);
+        assert.equal(cursor?.spanId, step.spanId, `${span.name} is not under the answer step span`);
       }
     } finally {
       await service.close();
     }
   } finally {
-    await fuse.close();
+    await answer.close();
     await receiver.close();
     await Deno.remove(dataDir, { recursive: true });
   }
