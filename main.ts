@@ -27,6 +27,19 @@ function startupConfig() {
   }
 }
 
+/** What serves each port; a provider that cannot be built (its keys missing) stops the start. */
+function startupProviders(runtime: Runtime, config: ReturnType<typeof readConfig>) {
+  try {
+    return runtime.deps(config).providers;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`sift cannot start. ${error.message}`);
+      Deno.exit(1);
+    }
+    throw error;
+  }
+}
+
 /** Starts listening; a busy port is one line naming the fix, not a stack trace. */
 function listenOrExit(port: number, listen: () => Deno.HttpServer): Deno.HttpServer {
   try {
@@ -67,7 +80,7 @@ if (import.meta.main) {
       fetch: async (request) => await app.fetch(request, env),
     });
   });
-  const providers = runtime.deps(config).providers;
+  const providers = startupProviders(runtime, config);
   // The nightly evaluation: history and regression flags in the cache store (see README).
   Deno.cron("sift nightly evaluation", "0 3 * * *", async () => {
     await runNightly(app, runtime, ALL_IN_ONE_SERVES, Deno.env.toObject());

@@ -128,6 +128,7 @@ export class Runtime {
       model: config.embeddings.model,
       dimensions: config.embeddings.dimensions,
       ...(llm.provider ? { provider: llm.provider } : {}),
+      floats: config.llm.provider === "workers-ai",
     });
     const state = config.vector && config.redis ? undefined : this.#state?.(env);
     const index = config.vector ? new UpstashVectorIndex(config.vector) : state?.index ??

@@ -128,7 +128,9 @@ export function mountRerank(app: Hono<AppEnv>): void {
       }
       const body = { ...parsed, strategy: parsed.strategy ?? "one-turn" };
       if (model) {
-        const encoder = crossEncoderFor(model, c.var.config, c.env ?? {});
+        const encoder = crossEncoderFor(model, c.var.config, c.env ?? {}, {
+          tenant: c.var.deps.tenant,
+        });
         return c.json(
           await rerankWithCrossEncoder(
             encoder,
@@ -158,12 +160,10 @@ export function mountRerank(app: Hono<AppEnv>): void {
         trusted_sources: c.var.config.sourceTrust,
       };
       if (prefilter) {
-        const encoder = crossEncoderFor(
-          prefilter.model,
-          c.var.config,
-          c.env ?? {},
-          "prefilter.model",
-        );
+        const encoder = crossEncoderFor(prefilter.model, c.var.config, c.env ?? {}, {
+          field: "prefilter.model",
+          tenant: c.var.deps.tenant,
+        });
         return c.json(
           await rerankWithPrefilter(c.var.deps, request, prefilter, encoder, c.req.raw.signal),
         );
@@ -192,7 +192,9 @@ export function mountRerank(app: Hono<AppEnv>): void {
     async (c) => {
       const body = await readJson(c, cohereSchema, { maxBytes: LIMITS.ingestBodyBytes });
       if (isCrossEncoderModel(body.model)) {
-        const encoder = crossEncoderFor(body.model, c.var.config, c.env ?? {});
+        const encoder = crossEncoderFor(body.model, c.var.config, c.env ?? {}, {
+          tenant: c.var.deps.tenant,
+        });
         const texts = rankedTexts(body);
         const ranked = await rerankWithCrossEncoder(
           encoder,

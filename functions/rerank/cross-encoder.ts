@@ -17,9 +17,10 @@ export function crossEncoderFor(
   model: string,
   config: Config,
   env: Record<string, unknown>,
-  field = "model",
+  options: { field?: string; tenant?: string | undefined } = {},
 ): CrossEncoder {
-  const runner = workersAiRunner(config, env, { step: "rerank" });
+  const field = options.field ?? "model";
+  const runner = workersAiRunner(config, env, { step: "rerank", tenant: options.tenant });
   if (!runner) {
     throw new InvalidRequestError(
       `${field}: ${model} runs on Workers AI, which this server has not configured ` +

@@ -12,10 +12,14 @@ import { isAiBinding, type WorkersAiRunner } from "./runner.ts";
 export function workersAiRunner(
   config: Config,
   env: Record<string, unknown>,
-  options: { fetch?: typeof fetch; step?: string } = {},
+  options: { fetch?: typeof fetch; step?: string; tenant?: string | undefined } = {},
 ): WorkersAiRunner | undefined {
   const gateway = config.aiGateway;
-  const metadata = options.step ? { step: options.step } : {};
+  // AI Gateway's logs say which step made the call, and for which tenant.
+  const metadata = {
+    ...(options.step ? { step: options.step } : {}),
+    ...(options.tenant ? { tenant: options.tenant } : {}),
+  };
   if (isAiBinding(env.AI)) {
     const runOptions = gateway ? gatewayBindingOptions(gateway, metadata) : undefined;
     return bindingRunner(env.AI, () => runOptions);

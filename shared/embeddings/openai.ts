@@ -24,12 +24,21 @@ export class OpenAIEmbedder implements Embedder {
   readonly #client: OpenAI;
   readonly dimensions: number | undefined;
   readonly #provider: string;
+  readonly #floats: boolean;
 
+  /** `floats`: ask for plain float arrays, for providers that do not encode base64 (Workers AI). */
   constructor(
-    options: { client: OpenAI; model: string; dimensions?: number | undefined; provider?: string },
+    options: {
+      client: OpenAI;
+      model: string;
+      dimensions?: number | undefined;
+      provider?: string;
+      floats?: boolean;
+    },
   ) {
     this.#client = options.client;
     this.#provider = options.provider ?? "openai";
+    this.#floats = options.floats ?? false;
     this.model = options.model;
     this.dimensions = options.dimensions;
   }
@@ -87,7 +96,12 @@ export class OpenAIEmbedder implements Embedder {
       { operation: "embeddings", provider: this.#provider, model: this.model },
       () =>
         this.#client.embeddings.create(
-          { model: this.model, input, ...(dimensions ? { dimensions } : {}) },
+          {
+            model: this.model,
+            input,
+            ...(dimensions ? { dimensions } : {}),
+            ...(this.#floats ? { encoding_format: "float" as const } : {}),
+          },
           signal ? { signal } : {},
         ),
       (reply) => ({

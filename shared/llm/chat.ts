@@ -37,7 +37,11 @@ function requestOptions(llm: LlmContext, request: ChatRequest): OpenAI.RequestOp
     headers: {
       "x-sift-prompt": promptTag(request.prompt),
       // Behind AI Gateway, its logs say which step (by prompt) made each call.
-      ...(llm.gateway ? { "cf-aig-metadata": JSON.stringify({ step: request.prompt.id }) } : {}),
+      ...(llm.gateway
+        ? {
+          "cf-aig-metadata": JSON.stringify({ ...llm.gatewayMetadata, step: request.prompt.id }),
+        }
+        : {}),
     },
     ...(request.signal ? { signal: request.signal } : {}),
   };

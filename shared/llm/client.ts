@@ -14,6 +14,8 @@ export type LlmContext = {
   provider?: string;
   /** Set when AI Gateway's knobs are: each call then names its step in `cf-aig-metadata`. */
   gateway?: AiGatewayConfig;
+  /** Added to each call's `cf-aig-metadata` beside its step: the tenant, when the key names one. */
+  gatewayMetadata?: Record<string, string>;
 };
 
 /** The in-process offline model, as the `openai` SDK's `fetch`. */

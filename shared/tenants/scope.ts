@@ -22,6 +22,9 @@ export function scopeDepsToTenant(deps: Deps, tenant: string): Deps {
   return {
     ...deps,
     tenant,
+    // Behind AI Gateway, each model call's metadata names the tenant beside the step.
+    llm: { ...deps.llm, gatewayMetadata: { tenant } },
+    judge: { ...deps.judge, gatewayMetadata: { tenant } },
     // The demo corpus is loaded for keys without a tenant: a tenant never waits on it.
     index: tenantIndex(withoutDemoCorpus(deps.index), tenant),
     cache: deps.cache.withKeyPrefix(tenantCachePrefix(tenant)),

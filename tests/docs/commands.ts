@@ -84,6 +84,26 @@ export const RUN_ELSEWHERE: Record<string, Elsewhere> = {
     evidence: "workers:check",
     why: "needs a Cloudflare account; workers:check runs wrangler deploy --dry-run of this config",
   },
+  "docker run --rm -d --name jaeger -p 16686:16686 -p 4318:4318 jaegertracing/all-in-one:latest": {
+    test: "tests/e2e/tracing_test.ts",
+    evidence: "OTEL_EXPORTER_OTLP_ENDPOINT",
+    why: "needs Docker; the test runs the same export (OTEL_DENO=true) into a loopback OTLP " +
+      "receiver standing where Jaeger's port 4318 would",
+  },
+  "LLM_PROVIDER=workers-ai CLOUDFLARE_ACCOUNT_ID=<32 hex characters> CLOUDFLARE_API_TOKEN=<a token with Workers AI Read> deno task start":
+    {
+      test: "tests/live/workers_ai_test.ts",
+      evidence: "LLM_PROVIDER",
+      why: "needs a Cloudflare account; the live tests run this provider with a token, and " +
+        "tests/routes/workers_ai_provider_test.ts against a fake of the REST API",
+    },
+  'curl http://127.0.0.1:8787/v2/rerank -H \'content-type: application/json\' -d \'{\n  "model": "@cf/baai/bge-reranker-base",\n  "query": "What is the capital of France?",\n  "documents": ["Bananas are yellow.", "Paris is the capital of France."],\n  "top_n": 1\n}\'':
+    {
+      test: "tests/live/workers_ai_test.ts",
+      evidence: "@cf/baai/bge-reranker-base",
+      why: "needs Workers AI (a Cloudflare account); the live test sends this request with a " +
+        "token, tests/routes/workers_ai_rerank_test.ts against a fake of the REST API",
+    },
   "deno deploy --org <your-org> --app sift --prod": {
     test: "tests/docs/deno_deploy_test.ts",
     evidence: "DENO_DEPLOYMENT_ID",

@@ -101,3 +101,69 @@ Deno.test("a /v1/query with a traceparent exports its steps and model calls into
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("a step reached over HTTP (STEP_URL_ANSWER, a stream) stays in the caller's trace", async () => {
+  const receiver = startOtlpReceiver();
+  const otel = {
+    OTEL_DENO: "true",
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+    OTEL_BSP_SCHEDULE_DELAY: "200",
+  };
+  const dataDir = await Deno.makeTempDir();
+  const answer = await startService({ ...otel, OTEL_SERVICE_NAME: "sift-answer" }, [
+    "scripts/serve.ts",
+    "answer",
+  ]);
+  try {
+    const service = await startService({
+      ...otel,
+      OTEL_SERVICE_NAME: "sift-orchestrator",
+      STEP_URL_ANSWER: answer.url,
+      SIFT_DATA_DIR: dataDir,
+    });
+    try {
+      const response = await fetch(`${service.url}/v1/query`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
+        },
+        body: JSON.stringify({ query: "What is sift?" }),
+      });
+      assert.equal(response.status, 200);
+      await readEvents(response);
+      const spans = inTrace(
+        await receiver.waitFor((all) =>
+          inTrace(all).some((span) => span.service === "sift-answer") &&
+          inTrace(all).some((span) => span.name === "sift.step answer")
+        ),
+      );
+      const remote = spans.filter((span) => span.service === "sift-answer");
+      assert.ok(remote.length > 0, "the answer process exported no span in the caller's trace");
+      assert.ok(
+        remote.some((span) => span.attributes["gen_ai.operation.name"] === "chat"),
+        "the answer's model call is in the trace, from the answer process",
+      );
+      // The answer process's spans hang, through the orchestrator's step span, off the caller's.
+      const byId = new Map(spans.map((span) => [span.spanId, span]));
+      const step = spans.find((span) => span.name === "sift.step answer")!;
+      assert.equal(step.service, "sift-orchestrator");
+      for (const span of remote) {
+        let cursor: ReceivedSpan | undefined = span;
+        const seen: string[] = [];
+        while (cursor && cursor.spanId !== step.spanId && seen.length < 50) {
+          seen.push(cursor.name);
+          cursor = byId.get(cursor.parentSpanId);
+        }
+        assert.equal(cursor?.spanId, step.spanId, `${span.name} is not under the answer step span`);
+      }
+    } finally {
+      await service.close();
+    }
+  } finally {
+    await answer.close();
+    await receiver.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

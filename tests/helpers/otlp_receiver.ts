@@ -11,6 +11,8 @@ export type ReceivedSpan = {
   parentSpanId: string;
   name: string;
   scope: string;
+  /** The exporting process's `service.name`. */
+  service: string;
   attributes: Record<string, string | number | boolean>;
 };
 
@@ -31,6 +33,7 @@ function plain(value: AnyValue): string | number | boolean {
 
 type ExportTraceRequest = {
   resourceSpans?: {
+    resource?: { attributes?: { key: string; value: AnyValue }[] };
     scopeSpans?: {
       scope?: { name?: string };
       spans?: {
@@ -46,20 +49,22 @@ type ExportTraceRequest = {
 
 /** The spans in one export request (trace and span ids as the hex the JSON encoding uses). */
 export function decodeTraces(body: ExportTraceRequest): ReceivedSpan[] {
-  return (body.resourceSpans ?? []).flatMap((resource) =>
-    (resource.scopeSpans ?? []).flatMap((scope) =>
+  return (body.resourceSpans ?? []).flatMap((resource) => {
+    const service = resource.resource?.attributes?.find((a) => a.key === "service.name")?.value;
+    return (resource.scopeSpans ?? []).flatMap((scope) =>
       (scope.spans ?? []).map((span) => ({
         traceId: span.traceId.toLowerCase(),
         spanId: span.spanId.toLowerCase(),
         parentSpanId: (span.parentSpanId ?? "").toLowerCase(),
         name: span.name,
         scope: scope.scope?.name ?? "",
+        service: service ? String(plain(service)) : "",
         attributes: Object.fromEntries(
           (span.attributes ?? []).map((attribute) => [attribute.key, plain(attribute.value)]),
         ),
       }))
-    )
-  );
+    );
+  });
 }
 
 export function startOtlpReceiver() {

@@ -74,14 +74,39 @@ Deno.test({
 });
 
 Deno.test({
-  name: "live: bge-base-en-v1.5 embeddings have 768 dimensions",
+  name: "live: LLM_PROVIDER=workers-ai embeds with bge-base-en-v1.5 (768 dimensions) through sift",
   ignore,
   async fn() {
-    const client = new OpenAI({ apiKey: token!, baseURL: `${base}/accounts/${account}/ai/v1` });
-    const reply = await client.embeddings.create({
-      model: "@cf/baai/bge-base-en-v1.5",
-      input: ["sift reranks passages"],
-    });
-    assert.equal(reply.data[0]!.embedding.length, 768);
+    const response = await createSiftApp().request("/v1/embeddings", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ input: ["sift reranks passages"] }),
+    }, { ...liveEnv(), LLM_PROVIDER: "workers-ai" });
+    assert.equal(response.status, 200, await response.clone().text());
+    const body = await response.json() as { data: { embedding: number[] }[] };
+    assert.equal(body.data[0]!.embedding.length, 768);
+  },
+});
+
+Deno.test({
+  name: "live: LLM_PROVIDER=workers-ai answers a question from its documents, streamed",
+  ignore,
+  async fn() {
+    const response = await createSiftApp().request("/v1/answer", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        query: "What colour is the sky on Mars at noon?",
+        documents: [{
+          id: "mars",
+          text: "On Mars the daytime sky is a butterscotch, pinkish colour.",
+        }],
+        stream: true,
+      }),
+    }, { ...liveEnv(), LLM_PROVIDER: "workers-ai" });
+    assert.equal(response.status, 200);
+    const text = await response.text();
+    assert.match(text, /answer-delta/);
+    assert.match(text, /event: done/);
   },
 });

@@ -138,3 +138,50 @@ Deno.test("the AI binding gets AI_GATEWAY_ID and the knobs as its gateway option
     gateway: { id: "sift-gateway", cacheTtl: 60, metadata: { step: "rerank" } },
   });
 });
+
+Deno.test("a tenant's calls name the tenant beside the step in cf-aig-metadata", async () => {
+  const recorder = startWorkersAiRestFake();
+  try {
+    const app = createSiftApp();
+    const env = {
+      DEMO_CORPUS: "false",
+      API_KEYS: "acme-key:acme",
+      LLM_BASE_URL: `${recorder.apiBaseUrl}/accounts/${FAKE_ACCOUNT_ID}/ai/v1`,
+      LLM_API_KEY: FAKE_API_TOKEN,
+      CLOUDFLARE_ACCOUNT_ID: FAKE_ACCOUNT_ID,
+      CLOUDFLARE_API_TOKEN: FAKE_API_TOKEN,
+      CLOUDFLARE_API_BASE_URL: recorder.apiBaseUrl,
+      AI_GATEWAY_CACHE_TTL: "30",
+    };
+    const post = async (path: string, body: unknown) => {
+      const response = await app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer acme-key" },
+        body: JSON.stringify(body),
+      }, env);
+      await response.arrayBuffer();
+      return response.status;
+    };
+    assert.equal(await post("/v1/answer", { query: "q", documents: DOCUMENTS }), 200);
+    assert.equal(
+      await post("/v2/rerank", {
+        model: "@cf/baai/bge-reranker-base",
+        query: "q",
+        documents: ["a"],
+      }),
+      200,
+    );
+    const metadata = (suffix: string) =>
+      JSON.parse(
+        recorder.requests.find((request) => request.path.endsWith(suffix))!
+          .headers["cf-aig-metadata"]!,
+      );
+    assert.deepEqual(metadata("/chat/completions"), { tenant: "acme", step: "answer" });
+    assert.deepEqual(metadata("/ai/run/@cf/baai/bge-reranker-base"), {
+      step: "rerank",
+      tenant: "acme",
+    });
+  } finally {
+    await recorder.close();
+  }
+});

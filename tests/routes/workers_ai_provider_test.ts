@@ -65,6 +65,7 @@ Deno.test("LLM_PROVIDER=workers-ai on Deno: the answer streams from Cloudflare's
     const embeddingCall = fake.requests.find((request) => request.path.endsWith("/embeddings"))!;
     assert.equal((embeddingCall.body as { model: string }).model, "@cf/baai/bge-base-en-v1.5");
     assert.equal("dimensions" in (embeddingCall.body as object), false);
+    assert.equal((embeddingCall.body as { encoding_format: string }).encoding_format, "float");
   } finally {
     await fake.close();
   }
