@@ -1,5 +1,11 @@
-import type { TokenUsage } from "../llm/chat.ts";
 import { DEFAULT_PRICES, type ModelPrice } from "./prices.ts";
+
+/**
+ * Tokens in and out of one model call: the shape of `llm/chat.ts`'s
+ * `TokenUsage`, written here so config can read prices without importing
+ * the LLM client (which imports config).
+ */
+type TokenUsage = { tokens_in: number; tokens_out: number };
 
 /** A step's cost in USD: `null` when its model has no known price. */
 export type CostUsd = number | null;
