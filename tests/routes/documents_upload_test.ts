@@ -11,7 +11,7 @@ import {
   wordsOf,
 } from "../helpers/documents.ts";
 import { makeDocx, paragraph } from "../helpers/docx.ts";
-import type { ErrorBody } from "./helpers.ts";
+import { type ErrorBody, readEvents } from "./helpers.ts";
 import { createEmbedServer } from "../../functions/embed/server.ts";
 import { createOrchestratorServer } from "../../functions/orchestrator/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
@@ -279,4 +279,30 @@ Deno.test("a multipart upload from a foreign web page (its Origin) is refused 40
   }, env);
   assert.equal(response.status, 403);
   assert.equal(await count(), 0);
+});
+
+Deno.test("/v1/query over an uploaded PDF cites the page each cited chunk came from", async () => {
+  const { app, env } = uploadApp();
+  const uploaded = await upload(app, env, [{
+    name: "paper.pdf",
+    bytes: await fixture("paper.pdf"),
+  }]);
+  assert.equal(uploaded.status, 201, await uploaded.clone().text());
+  const response = await app.request("/v1/query", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: "How often did the sensor foul during the trial?" }),
+  }, env);
+  assert.equal(response.status, 200, await response.clone().text());
+  const events = await readEvents(response);
+  const end = events.find((event) => event.event === "answer-end")?.data as {
+    citations: { doc_id?: string; page?: number; label: string }[];
+  };
+  assert.ok(end, `no answer-end in ${events.map((event) => event.event).join(", ")}`);
+  assert.ok(end.citations.length > 0, "the answer cites nothing");
+  for (const citation of end.citations) {
+    assert.equal(citation.doc_id, "paper");
+    assert.equal(typeof citation.page, "number", JSON.stringify(citation));
+    assert.match(citation.label, /p\. \d+/, citation.label);
+  }
 });
