@@ -71,6 +71,8 @@ Deno.test({
       HEADER_READ_TIMEOUT_MS: "500",
       API_KEYS: "ka:acme",
       AUTH_FAILURES_PER_MINUTE: "3",
+      // The answer comes a second after retrieval: a front that buffered would send both at once.
+      OFFLINE_MODEL_LATENCY: "ttft=1000ms",
     });
     const port = Number(new URL(service.url).port);
     const auth = { authorization: "Bearer ka" };
@@ -135,16 +137,37 @@ Deno.test({
     });
 
     await t.step("/v1/query streams its events through the front", async () => {
+      // A passage to answer from, so the (slow) model is called after retrieval.
+      const ingested = await fetch(`${service.url}/v1/documents`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({
+          documents: [{ id: "sift", text: "sift ranks passages by more than relevance." }],
+        }),
+      });
+      assert.equal(ingested.status, 201, await ingested.text());
       const response = await fetch(`${service.url}/v1/query`, {
         method: "POST",
         headers: { ...auth, "content-type": "application/json" },
-        body: JSON.stringify({ query: "What is sift?" }),
+        body: JSON.stringify({ query: "What does sift rank?" }),
       });
       assert.equal(response.status, 200);
       assert.match(response.headers.get("content-type") ?? "", /text\/event-stream/);
-      const text = await response.text();
-      assert.match(text, /event: retrieval-end/);
-      assert.match(text, /event: answer-end/);
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let first = "";
+      while (!first.includes("event: retrieval-end")) {
+        const { value, done } = await reader.read();
+        assert.ok(!done, `the stream ended before retrieval-end: ${first}`);
+        first += value;
+      }
+      assert.doesNotMatch(first, /answer-end/, "retrieval-end was held back until the answer");
+      let rest = "";
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        rest += value;
+      }
+      assert.match(rest, /event: answer-end/);
     });
 
     await t.step(
