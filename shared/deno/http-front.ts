@@ -25,7 +25,6 @@
 export const MAX_HEAD_BYTES = 64 * 1024;
 const ADDRESS_HEADER = "x-sift-client-address";
 const DROPPED_HEADERS = new Set(["connection", "keep-alive", ADDRESS_HEADER]);
-const END_OF_HEAD = new TextEncoder().encode("\r\n\r\n");
 
 export type FrontOptions = {
   hostname: string;
@@ -175,8 +174,10 @@ type HeadRead =
 
 /** Reads until the blank line that ends the head, within the deadline and the size cap. */
 async function readHead(client: Deno.Conn, timeoutMs: number): Promise<HeadRead> {
-  const buffer = new Uint8Array(MAX_HEAD_BYTES + 4);
+  // Grows as the head does, to the cap: an idle connection holds 4 KiB, not 64.
+  let buffer = new Uint8Array(4096);
   let length = 0;
+  let scanned = 0;
   let timedOut = false;
   // The 408 is written beside the pending read; closing the connection then ends that read.
   const timer = setTimeout(() => {
@@ -190,15 +191,18 @@ async function readHead(client: Deno.Conn, timeoutMs: number): Promise<HeadRead>
   }, timeoutMs);
   try {
     while (true) {
-      const end = indexOf(buffer.subarray(0, length), END_OF_HEAD);
+      // Only the new bytes are scanned (and the two before them), so a trickle costs linear time.
+      const end = headEnd(buffer, Math.max(0, scanned - 2), length);
+      scanned = length;
       if (end >= 0) {
-        return {
-          kind: "head",
-          head: buffer.slice(0, end + 4),
-          rest: buffer.slice(end + 4, length),
-        };
+        return { kind: "head", head: buffer.slice(0, end), rest: buffer.slice(end, length) };
       }
-      if (length >= buffer.length) break;
+      if (length >= MAX_HEAD_BYTES) break;
+      if (length === buffer.length) {
+        const grown = new Uint8Array(Math.min(buffer.length * 2, MAX_HEAD_BYTES));
+        grown.set(buffer);
+        buffer = grown;
+      }
       let count: number | null;
       try {
         count = await client.read(buffer.subarray(length));
@@ -212,8 +216,20 @@ async function readHead(client: Deno.Conn, timeoutMs: number): Promise<HeadRead>
   } finally {
     clearTimeout(timer);
   }
-  const lineEnd = indexOf(buffer.subarray(0, length), END_OF_HEAD.subarray(0, 2));
-  return { kind: lineEnd < 0 || lineEnd > MAX_HEAD_BYTES ? "too-long-line" : "too-large-head" };
+  return { kind: buffer.subarray(0, length).includes(LF) ? "too-large-head" : "too-long-line" };
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Where the head ends (after its blank line: CRLF CRLF, or bare LFs as Deno.serve takes), or -1. */
+function headEnd(buffer: Uint8Array, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    if (buffer[i] !== LF) continue;
+    if (i + 1 < to && buffer[i + 1] === LF) return i + 2;
+    if (i + 2 < to && buffer[i + 1] === CR && buffer[i + 2] === LF) return i + 3;
+  }
+  return -1;
 }
 
 /**
@@ -224,7 +240,7 @@ async function readHead(client: Deno.Conn, timeoutMs: number): Promise<HeadRead>
 function forwardedHead(head: Uint8Array, addressValue: string): Uint8Array | undefined {
   // latin1 keeps every byte as it is, so header values pass through untouched.
   const text = latin1(head);
-  const lines = text.slice(0, -4).split("\r\n");
+  const lines = text.replace(/\r?\n\r?\n$/, "").split(/\r?\n/);
   const requestLine = lines[0] ?? "";
   if (!/ HTTP\/1\.[01]$/.test(requestLine)) return undefined;
   const kept = lines.slice(1).filter((line) => {
@@ -247,14 +263,6 @@ function fromLatin1(text: string): Uint8Array {
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
   return bytes;
-}
-
-function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
 }
 
 async function answerAndClose(
@@ -282,7 +290,7 @@ async function answerAndClose(
 }
 
 async function pump(from: Deno.Conn, to: Deno.Conn): Promise<void> {
-  const buffer = new Uint8Array(64 * 1024);
+  const buffer = new Uint8Array(16 * 1024);
   while (true) {
     const count = await from.read(buffer);
     if (count === null) return;

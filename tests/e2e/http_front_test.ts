@@ -136,6 +136,11 @@ Deno.test({
       assert.equal(answer.text.match(/HTTP\/1\.1 /g)?.length, 1);
     });
 
+    await t.step("a head ended by bare line feeds is read as Deno.serve would", async () => {
+      const answer = await raw(port, ["GET /healthz HTTP/1.1\nhost: 127.0.0.1\n\n"]);
+      assert.match(answer.text, /^HTTP\/1\.1 200 /);
+    });
+
     await t.step("/v1/query streams its events through the front", async () => {
       // A passage to answer from, so the (slow) model is called after retrieval.
       const ingested = await fetch(`${service.url}/v1/documents`, {
