@@ -59,14 +59,17 @@ export function serveBehindFront(options: FrontOptions, handler: Handler): Front
   const innerPort = inner.addr.port;
   const addr = listener.addr as Deno.NetAddr;
   options.onListen?.({ hostname: addr.hostname, port: addr.port });
+  let closed = false;
   const accepting = (async () => {
-    while (true) {
+    while (!closed) {
       let connection: Deno.Conn;
       try {
         connection = await listener.accept();
       } catch (error) {
-        if (error instanceof Deno.errors.BadResource) return; // closed by shutdown
-        continue; // e.g. too many open files: the next accept may succeed
+        if (closed || error instanceof Deno.errors.BadResource) return; // closed by shutdown
+        // e.g. too many open files: a pause, then the next accept may succeed
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        continue;
       }
       handleConnection(connection, innerPort, secret, options.headerReadTimeoutMs)
         .catch(() => {});
@@ -75,6 +78,7 @@ export function serveBehindFront(options: FrontOptions, handler: Handler): Front
   return {
     addr,
     shutdown: async () => {
+      closed = true;
       try {
         listener.close();
       } catch { /* already closed */ }
