@@ -9,6 +9,7 @@ import { readConfig } from "./shared/config.ts";
 import { handleJobMessage } from "./shared/jobs/consume.ts";
 import { indexLogIn, jobsIn } from "./shared/deno/data-dir.ts";
 import { lockDataDirOrExit } from "./shared/deno/data-dir-lock.ts";
+import { serveBehindFront } from "./shared/deno/http-front.ts";
 import { splitIndexMistake } from "./shared/deno/split-index.ts";
 import { ConfigError } from "./shared/errors.ts";
 import { withClientAddress } from "./shared/ratelimit/origin.ts";
@@ -41,7 +42,7 @@ function startupProviders(runtime: Runtime, config: ReturnType<typeof readConfig
 }
 
 /** Starts listening; a busy port is one line naming the fix, not a stack trace. */
-function listenOrExit(port: number, listen: () => Deno.HttpServer): Deno.HttpServer {
+function listenOrExit<Server>(port: number, listen: () => Server): Server {
   try {
     return listen();
   } catch (error) {
@@ -92,10 +93,12 @@ if (import.meta.main) {
   const handle = guardsLoopbackHost(Deno.env.get("HOST") ?? "127.0.0.1", Deno.env.toObject())
     ? guardLoopbackHost(serve)
     : serve;
+  // Deno.serve behind a front that bounds the request head's time and size (docs/operations.md).
   const server = listenOrExit(config.port, () =>
-    Deno.serve({
+    serveBehindFront({
       port: config.port,
       hostname: Deno.env.get("HOST") ?? "127.0.0.1",
+      headerReadTimeoutMs: config.headerReadTimeoutMs,
       onListen: ({ hostname, port }) => {
         console.log(`sift listening on http://${hostname}:${port}`);
         console.log(

@@ -23,6 +23,7 @@ import { mountEmbed } from "../functions/embed/app.ts";
 import { mountFuse } from "../functions/fuse/app.ts";
 import { createServer } from "../shared/http/server.ts";
 import { indexLogIn, jobsIn } from "../shared/deno/data-dir.ts";
+import { serveBehindFront } from "../shared/deno/http-front.ts";
 import { handleJobMessage } from "../shared/jobs/consume.ts";
 import { lockDataDirOrExit } from "../shared/deno/data-dir-lock.ts";
 import { type Config, readConfig } from "../shared/config.ts";
@@ -97,9 +98,11 @@ try {
   const handle = guardsLoopbackHost(hostname, Deno.env.toObject())
     ? guardLoopbackHost(serve)
     : serve;
-  const server = Deno.serve({
+  // Deno.serve behind a front that bounds the request head's time and size (docs/operations.md).
+  const server = serveBehindFront({
     port: config.port,
     hostname,
+    headerReadTimeoutMs: config.headerReadTimeoutMs,
     onListen: ({ hostname, port }) =>
       console.log(`sift ${name} listening on http://${hostname}:${port}`),
   }, handle);

@@ -74,6 +74,7 @@ const envSchema = z.object({
   OFFLINE_MODEL_SEED: z.coerce.number().int().default(1),
   STEP_TIMEOUT_MS: positiveInt(600_000).default(120_000),
   BODY_READ_TIMEOUT_MS: positiveInt(600_000).default(30_000),
+  HEADER_READ_TIMEOUT_MS: positiveInt(600_000).default(10_000),
   INDEX_CHECKPOINT_BYTES: positiveInt(2 ** 40).default(32 * 1024 * 1024),
   WEBHOOK_SECRET: webhookSecret.optional(),
   INGEST_WEBHOOK_SECRET: webhookSecret.optional(),
@@ -225,6 +226,8 @@ export type Config = {
   indexCheckpointBytes: number;
   /** How long a request body may take to arrive whole (`BODY_READ_TIMEOUT_MS`): then 408. */
   bodyReadTimeoutMs: number;
+  /** How long a connection may take to send its request head (`HEADER_READ_TIMEOUT_MS`, Deno entries, read at start). */
+  headerReadTimeoutMs: number;
   /** Where remote steps live (`STEP_URL_<NAME>`) and how long one may take. */
   steps: { urls: Partial<Record<StepName, string>>; timeoutMs: number };
   /** Jobs for webhook callers: how results are signed and how delivery is retried. */
@@ -361,6 +364,7 @@ export function readConfig(env: Record<string, unknown>): Config {
     demoCorpus: e.DEMO_CORPUS,
     indexCheckpointBytes: e.INDEX_CHECKPOINT_BYTES,
     bodyReadTimeoutMs: e.BODY_READ_TIMEOUT_MS,
+    headerReadTimeoutMs: e.HEADER_READ_TIMEOUT_MS,
     steps: {
       urls: Object.fromEntries(
         STEP_NAMES.flatMap((name) => {
