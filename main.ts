@@ -94,8 +94,14 @@ if (import.meta.main) {
     ? guardLoopbackHost(serve)
     : serve;
   // Deno.serve behind a front that bounds the request head's time and size (docs/operations.md).
+  // Deno Deploy takes requests at its own edge and gives a deployment no TCP listener: there
+  // Deno.serve is the server, as Deploy expects.
+  const listen = Deno.env.get("DENO_DEPLOYMENT_ID")
+    ? (options: Parameters<typeof serveBehindFront>[0], handler: typeof handle) =>
+      Deno.serve(options, handler)
+    : serveBehindFront;
   const server = listenOrExit(config.port, () =>
-    serveBehindFront({
+    listen({
       port: config.port,
       hostname: Deno.env.get("HOST") ?? "127.0.0.1",
       headerReadTimeoutMs: config.headerReadTimeoutMs,
