@@ -11,6 +11,14 @@ import { type PromptTemplate, renderTemplate } from "../../shared/llm/prompt.ts"
 /** A judge prompt: its system text has a `{{format}}` slot for the output mode. */
 export type JudgePrompt = PromptTemplate & { formatJson: string; formatText: string };
 
+/** The reply's schema (structured outputs), its JSON Schema name and the caller's signal. */
+export type JudgeCallOptions<T> = {
+  schema: z.ZodType<T>;
+  responseSchema: z.ZodType;
+  schemaName: string;
+  signal: AbortSignal | undefined;
+};
+
 /**
  * One call to the judge model in its output mode: json_schema when
  * structured outputs are on (the reply parsed with `schema`, leniently),
@@ -21,13 +29,7 @@ export async function askJudge<T>(
   judge: LlmContext,
   prompt: JudgePrompt,
   user: string,
-  options: {
-    schema: z.ZodType<T>;
-    responseSchema: z.ZodType;
-    schemaName: string;
-    signal: AbortSignal | undefined;
-    followUp?: ChatRequest["followUp"];
-  },
+  options: JudgeCallOptions<T> & { followUp?: ChatRequest["followUp"] },
 ): Promise<{ text: string; object: T | undefined; usage: TokenUsage }> {
   const request = {
     prompt,
@@ -64,12 +66,7 @@ export async function askJudgeReadably<T, R>(
   judge: LlmContext,
   prompt: JudgePrompt,
   user: string,
-  options: {
-    schema: z.ZodType<T>;
-    responseSchema: z.ZodType;
-    schemaName: string;
-    signal: AbortSignal | undefined;
-  },
+  options: JudgeCallOptions<T>,
   read: (text: string, object: T | undefined) => R | undefined,
 ): Promise<ReadReply<R>> {
   const first = await askJudge(judge, prompt, user, options);

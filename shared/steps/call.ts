@@ -138,9 +138,17 @@ async function send(
   return response;
 }
 
+/** How `callStep` reads the reply, whose request it continues, and how long it may take. */
+export type CallStepOptions<T> = {
+  schema: z.ZodType<T>;
+  context: Pick<StepContext, "headers" | "signal">;
+  timeoutMs: number;
+};
+
 /**
  * POSTs `body` to one of the step's public JSON routes (GETs the route when
- * `body` is undefined; sends a `FormData` body as `multipart/form-data`) and validates what comes back. The caller's
+ * `body` is undefined; sends a `FormData` body as `multipart/form-data`)
+ * and validates what comes back. The caller's
  * credentials and request id go along; the call is aborted when the caller
  * leaves or after `timeoutMs`.
  */
@@ -148,11 +156,7 @@ export function callStep<T>(
   transport: StepTransport,
   path: string,
   body: unknown,
-  options: {
-    schema: z.ZodType<T>;
-    context: Pick<StepContext, "headers" | "signal">;
-    timeoutMs: number;
-  },
+  options: CallStepOptions<T>,
 ): Promise<T> {
   return inSpan(
     `sift.step ${stepLabel(transport)}`,
@@ -165,11 +169,7 @@ async function callStepInSpan<T>(
   transport: StepTransport,
   path: string,
   body: unknown,
-  options: {
-    schema: z.ZodType<T>;
-    context: Pick<StepContext, "headers" | "signal">;
-    timeoutMs: number;
-  },
+  options: CallStepOptions<T>,
 ): Promise<T> {
   const call = callSignal(options.context.signal, options.timeoutMs);
   try {
