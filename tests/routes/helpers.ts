@@ -13,9 +13,14 @@ export const EMPTY_ENV: Env = { DEMO_CORPUS: "false" };
 
 export type SiftApp = ReturnType<typeof createSiftApp>;
 
-/** A fresh app (its own index and cache) and a JSON `POST` bound to one env. */
-export function testApp(env: Env = EMPTY_ENV) {
-  const app = createSiftApp();
+/**
+ * A fresh app (its own index and cache, or the one given) and a JSON `POST`
+ * bound to one env (variables, and on Workers bindings beside them).
+ */
+export function testApp<E extends Record<string, unknown> = Env>(
+  env: E = EMPTY_ENV as unknown as E,
+  app: SiftApp = createSiftApp(),
+) {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     app.request(path, {
       method: "POST",

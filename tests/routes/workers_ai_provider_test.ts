@@ -10,7 +10,7 @@ import { Runtime } from "../../shared/runtime.ts";
 import { readConfig } from "../../shared/config.ts";
 import { ConfigError } from "../../shared/errors.ts";
 import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
-import { readEvents, withoutErrorLogs } from "./helpers.ts";
+import { readEvents, testApp, withoutErrorLogs } from "./helpers.ts";
 import {
   FAKE_ACCOUNT_ID,
   FAKE_API_TOKEN,
@@ -19,15 +19,6 @@ import {
 } from "../helpers/workers_ai_fake.ts";
 
 const DOCUMENTS = [{ id: "a", text: "Workers AI runs models on Cloudflare's network." }];
-
-function post(app: ReturnType<typeof createSiftApp>, env: Record<string, unknown>) {
-  return (path: string, body: unknown) =>
-    app.request(path, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }, env);
-}
 
 Deno.test("LLM_PROVIDER=workers-ai on Deno: the answer streams from Cloudflare's REST API with its token, usage and price", async () => {
   const fake = startWorkersAiRestFake();
@@ -39,7 +30,7 @@ Deno.test("LLM_PROVIDER=workers-ai on Deno: the answer streams from Cloudflare's
       CLOUDFLARE_API_TOKEN: FAKE_API_TOKEN,
       CLOUDFLARE_API_BASE_URL: fake.apiBaseUrl,
     };
-    const send = post(createSiftApp(), env);
+    const send = testApp(env).post;
     const response = await send("/v1/answer", {
       query: "Where does Workers AI run?",
       documents: DOCUMENTS,
@@ -74,13 +65,13 @@ Deno.test("LLM_PROVIDER=workers-ai on Deno: the answer streams from Cloudflare's
 Deno.test("LLM_PROVIDER=workers-ai: the query's usage prices Workers AI tokens from the neuron table", async () => {
   const fake = startWorkersAiRestFake();
   try {
-    const send = post(createSiftApp(), {
+    const send = testApp({
       DEMO_CORPUS: "true",
       LLM_PROVIDER: "workers-ai",
       CLOUDFLARE_ACCOUNT_ID: FAKE_ACCOUNT_ID,
       CLOUDFLARE_API_TOKEN: FAKE_API_TOKEN,
       CLOUDFLARE_API_BASE_URL: fake.apiBaseUrl,
-    });
+    }).post;
     const events = await readEvents(await send("/v1/query", { query: "What is sift?" }));
     const usage = events.find((event) => event.event === "usage")!.data as {
       steps: { name: string; tokens_in: number; tokens_out: number; cost_usd: number }[];
@@ -99,14 +90,14 @@ Deno.test("LLM_PROVIDER=workers-ai: the query's usage prices Workers AI tokens f
 Deno.test("Workers AI's error replies become sift's 502 on the answer route", async () => {
   const fake = startWorkersAiRestFake({ fail: { status: 500, code: 3040 } });
   try {
-    const send = post(createSiftApp(), {
+    const send = testApp({
       DEMO_CORPUS: "false",
       LLM_PROVIDER: "workers-ai",
       LLM_TIMEOUT_MS: "5000",
       CLOUDFLARE_ACCOUNT_ID: FAKE_ACCOUNT_ID,
       CLOUDFLARE_API_TOKEN: FAKE_API_TOKEN,
       CLOUDFLARE_API_BASE_URL: fake.apiBaseUrl,
-    });
+    }).post;
     const response = await withoutErrorLogs(() =>
       send("/v1/answer", { query: "q", documents: DOCUMENTS })
     );
@@ -122,7 +113,7 @@ Deno.test("Workers AI's error replies become sift's 502 on the answer route", as
 Deno.test("on Workers the AI binding answers, streams and embeds through the OpenAI-protocol adapter", async () => {
   const binding = fakeAiBinding();
   const app = createSiftApp({ runtime: new Runtime({ llmFetch: workersAiBindingFetch }) });
-  const send = post(app, { DEMO_CORPUS: "false", LLM_PROVIDER: "workers-ai", AI: binding });
+  const send = testApp({ DEMO_CORPUS: "false", LLM_PROVIDER: "workers-ai", AI: binding }, app).post;
 
   const whole = await send("/v1/answer", { query: "Where?", documents: DOCUMENTS });
   assert.equal(whole.status, 200);

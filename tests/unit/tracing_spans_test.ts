@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
+import { testApp } from "../routes/helpers.ts";
 import { connectMcp } from "../helpers/mcp_client.ts";
 import { recordSpans } from "../helpers/recording_tracer.ts";
 
@@ -14,19 +15,10 @@ const DOCUMENTS = [
   "Cats sleep for most of the day.",
 ];
 
-function post(app: ReturnType<typeof createSiftApp>, env: Record<string, string>) {
-  return (path: string, body: unknown) =>
-    app.request(path, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }, env);
-}
-
 Deno.test("spans: a rerank's batches and model calls, with gen_ai.* and their tokens", async () => {
   const recorder = recordSpans();
   try {
-    const send = post(createSiftApp(), { DEMO_CORPUS: "false" });
+    const send = testApp({ DEMO_CORPUS: "false" }).post;
     const response = await send("/v1/rerank", {
       query: "How does BM25 rank documents?",
       documents: DOCUMENTS,
@@ -70,10 +62,10 @@ Deno.test("spans: an MCP tool call is an execute_tool span; a failed model call 
     assert.equal(tool.attributes["gen_ai.tool.name"], "search");
     assert.ok(tool.ended);
 
-    const failing = post(createSiftApp(), {
+    const failing = testApp({
       DEMO_CORPUS: "false",
       OFFLINE_MODEL_FAULTS: "http500=1",
-    });
+    }).post;
     const original = console.error;
     console.error = () => {};
     try {
