@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { ROOT } from "./commands.ts";
-import { freePort } from "../e2e/service.ts";
+import { captureOutput, freePort } from "../e2e/service.ts";
 
 const deployConfigSchema = z.object({
   unstable: z.array(z.string()),
@@ -62,21 +62,15 @@ Deno.test({
       stdout: "piped",
       stderr: "piped",
     }).spawn();
-    let log = "";
-    const decoder = new TextDecoder();
-    for (const stream of [child.stdout, child.stderr]) {
-      (async () => {
-        for await (const bytes of stream) log += decoder.decode(bytes);
-      })();
-    }
+    const { output } = captureOutput(child);
     let exited = false;
     child.status.then(() => exited = true);
     try {
       const deadline = Date.now() + 60_000;
       let health: { status?: string } | undefined;
       while (!health) {
-        assert.ok(!exited, `the entry exited:\n${log}`);
-        assert.ok(Date.now() < deadline, `no /healthz within 60 s:\n${log}`);
+        assert.ok(!exited, `the entry exited:\n${output()}`);
+        assert.ok(Date.now() < deadline, `no /healthz within 60 s:\n${output()}`);
         try {
           const response = await fetch(`http://127.0.0.1:${port}/healthz`);
           if (response.ok) health = await response.json();

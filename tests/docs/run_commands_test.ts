@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { commandsOf, docPages, elsewhere, ROOT, runnable, serverOf } from "./commands.ts";
-import { freePort } from "../e2e/service.ts";
+import { captureOutput, freePort } from "../e2e/service.ts";
 
 const COMMAND_TIMEOUT_MS = 180_000;
 
@@ -72,14 +72,8 @@ async function start(command: string, env: Record<string, string>, port: string)
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  let log = "";
-  const decoder = new TextDecoder();
-  for (const stream of [child.stdout, child.stderr]) {
-    (async () => {
-      for await (const bytes of stream) log += decoder.decode(bytes);
-    })();
-  }
-  const server = { command, child, output: () => log };
+  const { output } = captureOutput(child);
+  const server = { command, child, output };
   let exited = false;
   child.status.then(() => exited = true);
   const url = `http://127.0.0.1:${port}${ready}`;
@@ -92,7 +86,7 @@ async function start(command: string, env: Record<string, string>, port: string)
     } catch { /* not listening yet */ }
     if (exited || Date.now() > deadline) {
       await stop(server);
-      throw new Error(`"${command}" did not answer ${url}:\n${log}`);
+      throw new Error(`"${command}" did not answer ${url}:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

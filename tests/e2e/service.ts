@@ -20,6 +20,17 @@ export type RunningService = {
   [Symbol.asyncDispose]: () => Promise<void>;
 };
 
+/** Reads a child's stdout and stderr as they come: `output()` is all of it so far. */
+export function captureOutput(child: Deno.ChildProcess) {
+  let log = "";
+  const decoder = new TextDecoder();
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const bytes of stream) log += decoder.decode(bytes);
+  };
+  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
+  return { output: () => log, drained };
+}
+
 /**
  * Runs `deno run main.ts` (or another entry, e.g. `["scripts/serve.ts", "fuse"]`)
  * with the given env and waits until `/healthz` answers.
@@ -36,12 +47,7 @@ export async function startService(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  let log = "";
-  const decoder = new TextDecoder();
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const bytes of stream) log += decoder.decode(bytes);
-  };
-  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
+  const { output, drained } = captureOutput(child);
   const url = `http://127.0.0.1:${port}`;
   const close = async () => {
     try {
@@ -66,9 +72,9 @@ export async function startService(
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) {
       await close();
-      throw new Error(`sift did not start:\n${log}`);
+      throw new Error(`sift did not start:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, pid: child.pid, output: () => log, close, crash, [Symbol.asyncDispose]: close };
+  return { url, pid: child.pid, output, close, crash, [Symbol.asyncDispose]: close };
 }
