@@ -9,11 +9,9 @@ import { readConfig } from "./shared/config.ts";
 import { handleJobMessage } from "./shared/jobs/consume.ts";
 import { indexLogIn, jobsIn } from "./shared/deno/data-dir.ts";
 import { lockDataDirOrExit } from "./shared/deno/data-dir-lock.ts";
-import { serveBehindFront } from "./shared/deno/http-front.ts";
+import { denoHandler } from "./shared/deno/serve-handler.ts";
 import { splitIndexMistake } from "./shared/deno/split-index.ts";
 import { ConfigError } from "./shared/errors.ts";
-import { withClientAddress } from "./shared/ratelimit/origin.ts";
-import { guardLoopbackHost, guardsLoopbackHost } from "./shared/http/loopback-host.ts";
 import { Runtime } from "./shared/runtime.ts";
 
 function startupConfig() {
@@ -86,25 +84,13 @@ if (import.meta.main) {
   Deno.cron("sift nightly evaluation", "0 3 * * *", async () => {
     await runNightly(app, runtime, ALL_IN_ONE_SERVES, Deno.env.toObject());
   });
-  // The connection's address, not a header a client could set, identifies callers without API_KEYS.
-  const serve = (request: Request, info: Deno.ServeHandlerInfo) =>
-    app.fetch(withClientAddress(request, info.remoteAddr), Deno.env.toObject());
-  // Bound to loopback, only loopback names are answered (no DNS rebinding); see README.
-  const handle = guardsLoopbackHost(Deno.env.get("HOST") ?? "127.0.0.1", Deno.env.toObject())
-    ? guardLoopbackHost(serve)
-    : serve;
-  // Deno.serve behind a front that bounds the request head's time and size (docs/operations.md).
-  // Deno Deploy takes requests at its own edge and gives a deployment no TCP listener: there
-  // Deno.serve is the server, as Deploy expects.
-  const listen = Deno.env.get("DENO_DEPLOYMENT_ID")
-    ? (options: Parameters<typeof serveBehindFront>[0], handler: typeof handle) =>
-      Deno.serve(options, handler)
-    : serveBehindFront;
+  const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
+  // Deno.serve alone: keep-alive, pipelining and half-close are Deno's. A slow or huge request
+  // head is a reverse proxy's to bound when sift faces the internet (docs/operations.md).
   const server = listenOrExit(config.port, () =>
-    listen({
+    Deno.serve({
       port: config.port,
-      hostname: Deno.env.get("HOST") ?? "127.0.0.1",
-      headerReadTimeoutMs: config.headerReadTimeoutMs,
+      hostname,
       onListen: ({ hostname, port }) => {
         console.log(`sift listening on http://${hostname}:${port}`);
         console.log(
@@ -119,7 +105,7 @@ if (import.meta.main) {
           `try: curl -N http://${hostname}:${port}/v1/query -H 'content-type: application/json' -d '{"query":"What is sift?"}'`,
         );
       },
-    }, handle));
+    }, denoHandler(app, runtime, hostname)));
   // A graceful stop finishes the requests in flight, then checkpoints the index so the
   // next start loads flat arrays instead of replaying the log. A crash loses nothing either.
   let stopping = false;

@@ -23,13 +23,11 @@ import { mountEmbed } from "../functions/embed/app.ts";
 import { mountFuse } from "../functions/fuse/app.ts";
 import { createServer } from "../shared/http/server.ts";
 import { indexLogIn, jobsIn } from "../shared/deno/data-dir.ts";
-import { serveBehindFront } from "../shared/deno/http-front.ts";
+import { denoHandler } from "../shared/deno/serve-handler.ts";
 import { handleJobMessage } from "../shared/jobs/consume.ts";
 import { lockDataDirOrExit } from "../shared/deno/data-dir-lock.ts";
 import { type Config, readConfig } from "../shared/config.ts";
 import { ConfigError } from "../shared/errors.ts";
-import { withClientAddress } from "../shared/ratelimit/origin.ts";
-import { guardLoopbackHost, guardsLoopbackHost } from "../shared/http/loopback-host.ts";
 import { Runtime } from "../shared/runtime.ts";
 
 /** Ingest and search in one process: the embedded index's owner in the split shape. */
@@ -92,20 +90,13 @@ jobs?.listen((message) => {
 });
 const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
 try {
-  const serve = (request: Request, info: Deno.ServeHandlerInfo) =>
-    app.fetch(withClientAddress(request, info.remoteAddr), Deno.env.toObject());
-  // Bound to loopback, only loopback names are answered (no DNS rebinding); see docs/limits-and-safety.md.
-  const handle = guardsLoopbackHost(hostname, Deno.env.toObject())
-    ? guardLoopbackHost(serve)
-    : serve;
-  // Deno.serve behind a front that bounds the request head's time and size (docs/operations.md).
-  const server = serveBehindFront({
+  // Deno.serve alone; a reverse proxy bounds the request head (docs/operations.md).
+  const server = Deno.serve({
     port: config.port,
     hostname,
-    headerReadTimeoutMs: config.headerReadTimeoutMs,
     onListen: ({ hostname, port }) =>
       console.log(`sift ${name} listening on http://${hostname}:${port}`),
-  }, handle);
+  }, denoHandler(app, runtime, hostname));
   // An index owner checkpoints on a graceful stop, as `deno task start` does (a crash loses
   // nothing either: the log is replayed).
   let stopping = false;

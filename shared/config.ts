@@ -4,6 +4,7 @@ import { MAX_EMBEDDING_DIMENSIONS } from "./embeddings/port.ts";
 import { parseFaults, parseLatency } from "../providers/offline/knobs.ts";
 import { STEP_NAMES, type StepName } from "./steps/names.ts";
 import { corsOriginsSchema } from "./http/cors-origins.ts";
+import { trustedProxiesSchema } from "./http/trusted-proxies.ts";
 import { type ApiKeyEntry, parseApiKeys } from "./tenants/keys.ts";
 import { type ModelPrice, modelPricesSchema } from "./cost/prices.ts";
 import { priceTable } from "./cost/cost.ts";
@@ -62,6 +63,7 @@ const envSchema = z.object({
   API_KEYS: z.string().optional(),
   SOURCE_TRUST: z.string().optional(),
   CORS_ORIGINS: corsOriginsSchema.optional(),
+  TRUSTED_PROXIES: trustedProxiesSchema.optional(),
   RATE_LIMIT_PER_MINUTE: positiveInt(1_000_000).optional(),
   AUTH_FAILURES_PER_MINUTE: positiveInt(1_000_000).optional(),
   CHUNK_SIZE: positiveInt(8000).default(400),
@@ -74,7 +76,6 @@ const envSchema = z.object({
   OFFLINE_MODEL_SEED: z.coerce.number().int().default(1),
   STEP_TIMEOUT_MS: positiveInt(600_000).default(120_000),
   BODY_READ_TIMEOUT_MS: positiveInt(600_000).default(30_000),
-  HEADER_READ_TIMEOUT_MS: positiveInt(600_000).default(10_000),
   INDEX_CHECKPOINT_BYTES: positiveInt(2 ** 40).default(32 * 1024 * 1024),
   WEBHOOK_SECRET: webhookSecret.optional(),
   INGEST_WEBHOOK_SECRET: webhookSecret.optional(),
@@ -218,6 +219,8 @@ export type Config = {
   rateLimit?: { perMinute: number };
   /** `AUTH_FAILURES_PER_MINUTE` (default 10): wrong keys per client address before 429. */
   authFailuresPerMinute: number;
+  /** `TRUSTED_PROXIES`: proxies whose last `X-Forwarded-For` hop is the client (Deno entries). */
+  trustedProxies: string[];
   chunking: { size: number; overlap: number };
   offlineModel: { latency?: string; faults?: string; seed: number };
   /** Load sift's own docs into an empty local index. */
@@ -226,8 +229,6 @@ export type Config = {
   indexCheckpointBytes: number;
   /** How long a request body may take to arrive whole (`BODY_READ_TIMEOUT_MS`): then 408. */
   bodyReadTimeoutMs: number;
-  /** How long a connection may take to send its request head (`HEADER_READ_TIMEOUT_MS`, Deno entries, read at start). */
-  headerReadTimeoutMs: number;
   /** Where remote steps live (`STEP_URL_<NAME>`) and how long one may take. */
   steps: { urls: Partial<Record<StepName, string>>; timeoutMs: number };
   /** Jobs for webhook callers: how results are signed and how delivery is retried. */
@@ -364,7 +365,7 @@ export function readConfig(env: Record<string, unknown>): Config {
     demoCorpus: e.DEMO_CORPUS,
     indexCheckpointBytes: e.INDEX_CHECKPOINT_BYTES,
     bodyReadTimeoutMs: e.BODY_READ_TIMEOUT_MS,
-    headerReadTimeoutMs: e.HEADER_READ_TIMEOUT_MS,
+    trustedProxies: e.TRUSTED_PROXIES ?? [],
     steps: {
       urls: Object.fromEntries(
         STEP_NAMES.flatMap((name) => {

@@ -15,6 +15,7 @@ import { healthSchema } from "../responses.ts";
 import { rateLimit } from "../ratelimit/middleware.ts";
 import { markInProcess } from "../ratelimit/origin.ts";
 import { crossOrigin, securityHeaders } from "./browser-safety.ts";
+import { hopByHopHeaders } from "./hop-by-hop.ts";
 
 export type { AppEnv, Mount };
 
@@ -67,6 +68,8 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     }
     const { status, body } = toErrorBody(error);
     if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="sift"');
+    // A body that stalled is still owed bytes: this connection cannot carry another request.
+    if (status === 408) c.header("Connection", "close");
     return c.json(body, status as 400);
   });
   app.notFound((c) => {
@@ -77,6 +80,7 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   });
 
   // Before config and deps: a foreign Origin or a preflight needs neither.
+  app.use("*", hopByHopHeaders);
   app.use("*", securityHeaders);
   app.use("*", crossOrigin((c) => runtime.config(c.env ?? {}).corsOrigins));
   app.use("*", async (c, next) => {

@@ -26,8 +26,11 @@ export function markInProcess(request: Request): Request {
 }
 
 /**
- * Deno entries: the connection's remote address (`Deno.serve`'s
- * `info.remoteAddr`), the client's identity when `API_KEYS` is unset.
+ * Deno entries: the client's address for rate limiting and the failed-auth
+ * throttle. It is the connection's remote address (`Deno.serve`'s
+ * `info.remoteAddr`), or, when that address is one of `trustedProxies`
+ * (`TRUSTED_PROXIES`), the last hop of `X-Forwarded-For`: the one that proxy
+ * wrote itself. Earlier hops are whatever the client claimed, so they are never read.
  *
  * @example
  * Deno.serve((request, info) => app.fetch(withClientAddress(request, info.remoteAddr), env));
@@ -35,9 +38,33 @@ export function markInProcess(request: Request): Request {
 export function withClientAddress(
   request: Request,
   remoteAddr: { transport: string; hostname?: string },
+  trustedProxies: readonly string[] = [],
 ): Request {
-  if (remoteAddr.hostname) clientAddresses.set(request, remoteAddr.hostname);
+  const connection = remoteAddr.hostname;
+  if (!connection) return request;
+  const forwarded = isTrustedProxy(connection, trustedProxies)
+    ? lastForwardedHop(request.headers.get("x-forwarded-for"))
+    : undefined;
+  clientAddresses.set(request, forwarded ?? connection);
   return request;
+}
+
+/** An address as the proxy list compares it: no brackets, no zone, IPv4 out of `::ffff:`. */
+export function bareAddress(address: string): string {
+  return address.trim().replace(/^\[|\]$/g, "").replace(/%.*$/, "").toLowerCase()
+    .replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1");
+}
+
+function isTrustedProxy(address: string, trustedProxies: readonly string[]): boolean {
+  if (trustedProxies.length === 0) return false;
+  const bare = bareAddress(address);
+  return trustedProxies.some((proxy) => bareAddress(proxy) === bare);
+}
+
+/** The last entry of `X-Forwarded-For` (several header lines arrive joined by commas), if an address. */
+function lastForwardedHop(header: string | null): string | undefined {
+  const last = header?.split(",").at(-1)?.trim();
+  return last && /^\[?[0-9a-f:.]{2,45}\]?$/i.test(last) ? bareAddress(last) : undefined;
 }
 
 export type RequestOrigin =
