@@ -68,3 +68,42 @@ Deno.test("originOf() on Workers: cf-connecting-ip means the internet, its absen
   });
   assert.notEqual(navigator.userAgent, "Cloudflare-Workers");
 });
+
+Deno.test("withClientAddress() reads X-Forwarded-For's last hop only from a trusted proxy", () => {
+  const from = (connection: string, forwarded: string | undefined, trusted: string[]) =>
+    originOf(withClientAddress(
+      new Request("http://sift/", {
+        headers: forwarded === undefined ? {} : { "x-forwarded-for": forwarded },
+      }),
+      { transport: "tcp", hostname: connection },
+      trusted,
+    ));
+  // No proxy trusted: the header is the client's claim, never read.
+  assert.deepEqual(from("127.0.0.1", "203.0.113.7", []), {
+    kind: "external",
+    address: "127.0.0.1",
+  });
+  // The trusted proxy's own hop is the last one; what the client put before it is ignored.
+  assert.deepEqual(from("127.0.0.1", "198.51.100.1, 203.0.113.7", ["127.0.0.1", "::1"]), {
+    kind: "external",
+    address: "203.0.113.7",
+  });
+  assert.deepEqual(from("::ffff:127.0.0.1", "2001:db8::5", ["127.0.0.1"]), {
+    kind: "external",
+    address: "2001:db8::5",
+  });
+  // A connection from elsewhere is not the proxy, whatever it sends.
+  assert.deepEqual(from("192.0.2.4", "203.0.113.7", ["127.0.0.1"]), {
+    kind: "external",
+    address: "192.0.2.4",
+  });
+  // A trusted proxy that sent no address (or garbage) leaves the connection's.
+  assert.deepEqual(from("127.0.0.1", undefined, ["127.0.0.1"]), {
+    kind: "external",
+    address: "127.0.0.1",
+  });
+  assert.deepEqual(from("127.0.0.1", "unknown", ["127.0.0.1"]), {
+    kind: "external",
+    address: "127.0.0.1",
+  });
+});
