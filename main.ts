@@ -10,6 +10,7 @@ import { handleJobMessage } from "./shared/jobs/consume.ts";
 import { indexLogIn, jobsIn } from "./shared/deno/data-dir.ts";
 import { lockDataDirOrExit } from "./shared/deno/data-dir-lock.ts";
 import { denoHandler } from "./shared/deno/serve-handler.ts";
+import { lastingServe } from "./shared/deno/lasting-serve.ts";
 import { splitIndexMistake } from "./shared/deno/split-index.ts";
 import { ConfigError } from "./shared/errors.ts";
 import { Runtime } from "./shared/runtime.ts";
@@ -87,8 +88,9 @@ if (import.meta.main) {
   const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
   // Deno.serve alone: keep-alive, pipelining and half-close are Deno's. A slow or huge request
   // head is a reverse proxy's to bound when sift faces the internet (docs/operations.md).
+  // Out of file descriptors, it listens again once some are free instead of dying.
   const server = listenOrExit(config.port, () =>
-    Deno.serve({
+    lastingServe({
       port: config.port,
       hostname,
       onListen: ({ hostname, port }) => {

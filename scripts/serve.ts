@@ -24,6 +24,7 @@ import { mountFuse } from "../functions/fuse/app.ts";
 import { createServer } from "../shared/http/server.ts";
 import { indexLogIn, jobsIn } from "../shared/deno/data-dir.ts";
 import { denoHandler } from "../shared/deno/serve-handler.ts";
+import { lastingServe } from "../shared/deno/lasting-serve.ts";
 import { handleJobMessage } from "../shared/jobs/consume.ts";
 import { lockDataDirOrExit } from "../shared/deno/data-dir-lock.ts";
 import { type Config, readConfig } from "../shared/config.ts";
@@ -90,8 +91,9 @@ jobs?.listen((message) => {
 });
 const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
 try {
-  // Deno.serve alone; a reverse proxy bounds the request head (docs/operations.md).
-  const server = Deno.serve({
+  // Deno.serve alone (lasting out of file descriptors); a reverse proxy bounds the request
+  // head (docs/operations.md).
+  const server = lastingServe({
     port: config.port,
     hostname,
     onListen: ({ hostname, port }) =>

@@ -38,10 +38,17 @@ export function captureOutput(child: Deno.ChildProcess) {
 export async function startService(
   env: Record<string, string>,
   entry: string[] = ["main.ts"],
+  options: { openFiles?: number } = {},
 ): Promise<RunningService> {
   const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", ...entry],
+  const args = ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", ...entry];
+  // `openFiles`: the process's descriptor limit (`ulimit -n`), set by a shell that then
+  // becomes deno (exec), so `pid` is still the server's.
+  const command = options.openFiles
+    ? ["bash", ["-c", `ulimit -n ${options.openFiles} && exec "$0" "$@"`, Deno.execPath(), ...args]]
+    : [Deno.execPath(), args];
+  const child = new Deno.Command(command[0] as string, {
+    args: command[1] as string[],
     cwd: ROOT,
     env: { ...env, PORT: String(port), NO_COLOR: "1" },
     stdout: "piped",
