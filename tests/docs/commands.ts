@@ -25,6 +25,27 @@ export type Elsewhere = {
 };
 
 export const RUN_ELSEWHERE: Record<string, Elsewhere> = {
+  "sudo apt-get install nginx": {
+    test: ".ci/run",
+    evidence: "missing+=(nginx)",
+    why: "installs a system package; CI installs the same one before the suite",
+  },
+  "sudo cp deploy/nginx/sift.conf /etc/nginx/conf.d/sift.conf": {
+    test: "tests/e2e/nginx_proxy_test.ts",
+    evidence: "startNginx",
+    why:
+      "writes the system's nginx config; the test runs nginx on the same file from a temp prefix",
+  },
+  "sudo nginx -t && sudo systemctl reload nginx": {
+    test: "tests/e2e/nginx_proxy_test.ts",
+    evidence: "startNginx",
+    why: "reloads the system's nginx; the test starts its own nginx on the same file",
+  },
+  "TRUSTED_PROXIES=127.0.0.1,::1 deno task start": {
+    test: "tests/e2e/nginx_proxy_test.ts",
+    evidence: "TRUSTED_PROXIES",
+    why: "a server behind the reader's nginx; the test starts sift with TRUSTED_PROXIES behind one",
+  },
   "curl -F file=@photo.txt http://127.0.0.1:${PORT:-8787}/v1/documents": {
     test: "tests/routes/documents_upload_test.ts",
     evidence: "photo.txt",

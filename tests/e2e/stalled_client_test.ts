@@ -1,37 +1,17 @@
 import assert from "node:assert/strict";
 import { startService } from "./service.ts";
+import { duplicatedHeaders, RawConnection } from "../helpers/raw_http.ts";
 
 /**
- * Reads one whole HTTP response (head, then `content-length` bytes of body), or
- * what came before `guardMs` passed. (Deno.serve keeps the socket itself open
- * after answering a request whose body never came: that part is the runtime's.)
+ * A client that stops mid-body gets a JSON 408 once BODY_READ_TIMEOUT_MS
+ * passes, with one `connection: close`: the connection is owed the rest of a
+ * body, so it carries no other request. (Deno.serve, 2.9.6, still holds the
+ * socket after that answer until the client sends the rest or goes away: it
+ * reads the rest of the body before closing, with no deadline. Behind the
+ * proxy of docs/operations.md the client never reaches sift mid-body.)
  */
-async function readResponse(connection: Deno.Conn, guardMs: number): Promise<string> {
-  const decoder = new TextDecoder();
-  const buffer = new Uint8Array(16 * 1024);
-  let text = "";
-  const guard = setTimeout(() => connection.close(), guardMs);
-  try {
-    while (true) {
-      const end = text.indexOf("\r\n\r\n");
-      const length = Number(text.match(/content-length: (\d+)/i)?.[1] ?? NaN);
-      if (end >= 0 && text.length - end - 4 >= length) return text;
-      const read = await connection.read(buffer);
-      if (read === null) return text;
-      text += decoder.decode(buffer.subarray(0, read));
-    }
-  } catch {
-    return `${text}\n(no whole response after ${guardMs} ms)`;
-  } finally {
-    clearTimeout(guard);
-    try {
-      connection.close();
-    } catch { /* closed by the guard */ }
-  }
-}
-
 Deno.test({
-  name: "a client that stalls mid-body gets a JSON 408 once BODY_READ_TIMEOUT_MS passes",
+  name: "a client that stalls mid-body gets a JSON 408 with connection: close",
   sanitizeResources: false,
   async fn() {
     await using service = await startService({
@@ -39,16 +19,20 @@ Deno.test({
       SIFT_DATA_DIR: await Deno.makeTempDir(),
       BODY_READ_TIMEOUT_MS: "500",
     });
-    const { port } = new URL(service.url);
-    const connection = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
-    const head = "POST /v1/search HTTP/1.1\r\nhost: 127.0.0.1\r\n" +
-      "content-type: application/json\r\ncontent-length: 100\r\n\r\n";
-    await connection.write(new TextEncoder().encode(head + '{"query": "sta'));
+    using connection = await RawConnection.open(Number(new URL(service.url).port));
+    await connection.send(
+      "POST /v1/search HTTP/1.1\r\nhost: 127.0.0.1\r\n" +
+        'content-type: application/json\r\ncontent-length: 100\r\n\r\n{"query": "sta',
+    );
     // Nothing more is sent. The guard is far past the deadline, so a slow machine still passes.
-    const answer = await readResponse(connection, 30_000);
-    assert.match(answer, /^HTTP\/1\.1 408 /);
-    assert.match(answer, /content-type: application\/json/i);
-    assert.match(answer, /"type":"timeout"/);
-    assert.match(answer, /did not arrive within 0.5 s/);
+    const answer = await connection.response(30_000);
+    assert.equal(answer.status, 408);
+    assert.deepEqual(duplicatedHeaders(answer), [], JSON.stringify(answer.headers));
+    const header = (name: string) => answer.headers.find(([key]) => key === name)?.[1];
+    assert.equal(header("connection"), "close");
+    assert.match(header("content-type") ?? "", /application\/json/);
+    const body = JSON.parse(answer.body);
+    assert.equal(body.error.type, "timeout");
+    assert.match(body.error.message, /did not arrive within 0.5 s/);
   },
 });
