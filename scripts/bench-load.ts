@@ -102,8 +102,12 @@ async function childPids(pid: number): Promise<number[]> {
   return new TextDecoder().decode(stdout).trim().split("\n").filter(Boolean).map(Number);
 }
 
-export async function benchLoad(): Promise<LoadRow[]> {
+/** `runtimes`: the ones to measure (both by default). */
+export async function benchLoad(
+  runtimes: readonly LoadRow["runtime"][] = ["deno", "workerd"],
+): Promise<LoadRow[]> {
   const rows: LoadRow[] = [];
+  if (!runtimes.includes("deno")) return [...rows, ...await benchWorkerd()];
   const dataDir = await Deno.makeTempDir({ prefix: "sift-bench-load-" });
   const deno = await startServer(dataDir, {});
   try {
@@ -114,6 +118,11 @@ export async function benchLoad(): Promise<LoadRow[]> {
     await deno.stop();
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }
+  return runtimes.includes("workerd") ? [...rows, ...await benchWorkerd()] : rows;
+}
+
+async function benchWorkerd(): Promise<LoadRow[]> {
+  const rows: LoadRow[] = [];
   const state = await Deno.makeTempDir({ prefix: "sift-bench-load-workerd-" });
   const workerd = await startWranglerDev(["wrangler.toml"], { persistTo: state, cwd: ROOT });
   try {

@@ -10,6 +10,7 @@
  *   deno task bench --out /tmp/bench        # somewhere else than the project root
  *   deno task bench --render                # BENCHMARKS.md again from bench.json
  *   deno task bench --only widths,state     # some sections again, into the bench.json there
+ *   deno task bench --only load,http --load-runtimes deno   # Deno's load rows (workerd's kept)
  */
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
@@ -19,6 +20,7 @@ import { benchDense, type DensePeerRow, type DenseSizeReport } from "./bench-den
 import type { StateCapacity } from "./bench-state-capacity.ts";
 import { benchKernel, type KernelRow } from "./bench-kernel.ts";
 import { benchLoad, type LoadRow } from "./bench-load.ts";
+import { benchHttp, type HttpReport, httpTable } from "./bench-http.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
 import { batchDocuments } from "./documents.ts";
@@ -64,6 +66,8 @@ export type BenchReport = {
   chunking_sweep?: SweepRow[];
   pipeline: PipelineRow[];
   load: LoadRow[];
+  /** sift's HTTP server beside a trivial `Deno.serve` handler (bench-http.ts). */
+  http?: HttpReport;
   workers: WorkerSize[];
 };
 
@@ -354,13 +358,34 @@ per search). The clients share the machine's 2 cores with the server.
 |---|---|---|---|---|
 ${loadRows.join("\n")}
 
-## Worker sizes
+${report.http ? httpSection(report.http) : ""}## Worker sizes
 
 \`wrangler deploy --dry-run\` of each Worker (the limit is 1 MiB gzipped).
 
 | Worker | gzipped |
 |---|---|
 ${workerRows.join("\n")}
+`;
+}
+
+/** sift's HTTP server beside \`Deno.serve\` alone, with how it was measured. */
+function httpSection(http: HttpReport): string {
+  return `## The HTTP server beside \`Deno.serve\` alone
+
+\`deno task bench:http\` (also \`deno task bench --only http\`): ${http.tool}, 8 connections, ${http.seconds} s
+per measurement, ${http.rounds} rounds alternating, loopback. The same routes on \`main.ts\` and a
+trivial \`Deno.serve\` handler (\`new Response("ok")\`) in its own process, with a keep-alive client
+and with \`Connection: close\` (a new connection per request). CPU is the server process's user +
+system time (/proc/<pid>/stat) over the window, per request. "Own work" is the route through
+\`app.fetch\` in-process with no HTTP (/healthz ${
+    (http.in_process_ms["/healthz"] * 1000).toFixed(0)
+  } µs:
+hono's middleware, per-request config and deps, the cached health report; sparse /v1/search
+${(http.in_process_ms["/v1/search"] * 1000).toFixed(0)} µs), so the last column is sift's CPU over a
+trivial handler's plus that work: 1.00 means HTTP costs sift what it costs \`Deno.serve\` alone.
+
+${httpTable(http)}
+
 `;
 }
 
@@ -371,6 +396,10 @@ if (import.meta.main && Deno.args.includes("--render")) {
 } else if (import.meta.main) {
   const sizes = (flag("sizes") ?? "1000,10000,50000,100000").split(",").map(Number);
   const out = flag("out") ?? new URL("../", import.meta.url).pathname;
+  const only = flag("only")?.split(",");
+  // With --only, the other sections stay as the bench.json there has them.
+  const report =
+    (only ? JSON.parse(await Deno.readTextFile(`${out}/bench.json`)) : {}) as BenchReport;
   const sections: Record<string, () => Promise<Partial<BenchReport>>> = {
     index: async () => ({ index: await benchIndex(sizes, DATASET) }),
     dense: denseRows,
@@ -384,15 +413,17 @@ if (import.meta.main && Deno.args.includes("--render")) {
     retrieval: async () => ({ retrieval: await aragogQuality() }),
     chunking: chunkingRows,
     pipeline: async () => ({ pipeline: await benchPipeline() }),
-    load: async () => ({ load: await benchLoad() }),
+    load: async () => {
+      // --load-runtimes deno: Deno's rows again, the other runtime's as bench.json has them.
+      const runtimes = (flag("load-runtimes") ?? "deno,workerd").split(",") as LoadRow["runtime"][];
+      const kept = (report.load ?? []).filter((row) => !runtimes.includes(row.runtime));
+      return { load: [...await benchLoad(runtimes), ...kept] };
+    },
+    http: async () => ({ http: await benchHttp() }),
     workers: async () => ({ workers: await workerSizes() }),
   };
-  const only = flag("only")?.split(",");
   const unknown = only?.filter((name) => !(name in sections));
   if (unknown?.length) throw new Error(`--only: no section ${unknown.join(", ")}`);
-  // With --only, the other sections stay as the bench.json there has them.
-  const report =
-    (only ? JSON.parse(await Deno.readTextFile(`${out}/bench.json`)) : {}) as BenchReport;
   report.date = new Date().toISOString().slice(0, 10);
   report.machine = { cores: navigator.hardwareConcurrency, deno: Deno.version.deno };
   for (const [name, run] of Object.entries(sections)) {

@@ -21,8 +21,9 @@ export function denoHandler(
   runtime: Runtime,
   hostname: string,
 ): (request: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response> {
+  const environment = new StableEnv();
   const serve = (request: Request, info: Deno.ServeHandlerInfo) => {
-    const env = Deno.env.toObject();
+    const env = environment.read();
     return app.fetch(
       withClientAddress(request, info.remoteAddr, trustedProxies(runtime, env)),
       env,
@@ -37,5 +38,27 @@ function trustedProxies(runtime: Runtime, env: Record<string, string>): readonly
     return runtime.config(env).trustedProxies;
   } catch {
     return []; // a config error is the app's to answer, with its own message
+  }
+}
+
+/**
+ * `Deno.env` read on every request, handed on as the same object while its
+ * contents are the same: the runtime parses config again (and rebuilds what
+ * depends on it) only when the object changes, which cost a /healthz more
+ * than the route's own work when every request brought a new one.
+ */
+class StableEnv {
+  #last: Record<string, string> = {};
+  #size = -1;
+
+  read(): Record<string, string> {
+    const env = Deno.env.toObject();
+    const keys = Object.keys(env);
+    if (keys.length === this.#size && keys.every((key) => this.#last[key] === env[key])) {
+      return this.#last;
+    }
+    this.#last = env;
+    this.#size = keys.length;
+    return env;
   }
 }
