@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { EMPTY_ENV, testApp } from "./helpers.ts";
 
 Deno.test("streams (/v1/query, chat, /mcp) carry no connection or keep-alive header", async () => {
-  const { app, env, post } = testApp();
+  const { post } = testApp();
   const replies = [
     await post("/v1/query", { query: "What is sift?" }),
     await post("/v1/chat/completions", {
