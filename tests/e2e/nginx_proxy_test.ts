@@ -82,6 +82,17 @@ Deno.test({
       },
     );
 
+    await t.step("a request line over nginx's 8 KiB buffers gets 414 from nginx", async () => {
+      // (Deno.serve alone answers a head over 64 KiB with an empty 400; nginx stops it earlier.)
+      using connection = await RawConnection.open(proxy.port);
+      await connection.send(
+        `GET /v1/search?q=${"a".repeat(10_000)} HTTP/1.1\r\nhost: sift.example\r\n\r\n`,
+      );
+      const answer = await connection.response(GUARD_MS);
+      assert.equal(answer.status, 414);
+      assert.match(answer.headers.find(([name]) => name === "server")?.[1] ?? "", /nginx/);
+    });
+
     await t.step("/v1/query's events arrive one by one through nginx", async () => {
       const ingested = await fetch(`${proxy.url}/v1/documents`, {
         method: "POST",
