@@ -2,7 +2,7 @@ import type { ParsedDocument } from "../../../shared/documents/blocks.ts";
 import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
 import type { FileLimits } from "./limits.ts";
 import { blocksOf } from "./pdf-blocks.ts";
-import { pdfDamage } from "./pdf-damage.ts";
+import { pdfDamage, pdfTruncation } from "./pdf-damage.ts";
 import {
   linesOf,
   readingOrder,
@@ -34,6 +34,8 @@ export async function parsePdf(
   name: string,
   limits: FileLimits,
 ): Promise<ParsedDocument> {
+  const truncated = pdfTruncation(name, bytes);
+  if (truncated) throw truncated;
   const { getDocumentProxy } = await import("unpdf");
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
