@@ -1,3 +1,4 @@
+import { fastenOpenElements } from "./html-stack.ts";
 import { yieldingEvery } from "./yielding.ts";
 import type { Block, BlockKind, ParsedDocument } from "../../../shared/documents/blocks.ts";
 
@@ -157,6 +158,7 @@ export async function parseHtml(html: string): Promise<ParsedDocument> {
       if (name === scoped) inScope--;
     },
   }, { decodeEntities: true, lowerCaseTags: true, recognizeSelfClosing: true });
+  fastenOpenElements(parser);
   const pause = yieldingEvery();
   for (let at = 0; at < html.length; at += SLICE_CHARS) {
     parser.write(html.slice(at, at + SLICE_CHARS));
