@@ -26,6 +26,8 @@ const waiting: (() => void)[] = [];
 let running = 0;
 /** Set when this Deno cannot start workers (a sandbox without them): parse here instead. */
 let unavailable = false;
+/** Set once a worker has answered: from then on, a worker that breaks was broken by its file. */
+let workerAnswered = false;
 
 /**
  * `parseKind` in a worker thread, bounded by `limits.parseTimeoutMs`. A
@@ -52,7 +54,25 @@ export async function parseInWorker(
   }
   let reusable = false;
   try {
-    const reply = await ask(worker, { kind, bytes, name, limits }, limits.parseTimeoutMs);
+    let reply: ParseReply;
+    try {
+      reply = await ask(worker, { kind, bytes, name, limits }, limits.parseTimeoutMs);
+    } catch (error) {
+      if (!(error instanceof WorkerBroken)) throw error;
+      if (workerAnswered) {
+        // Workers run here, so this file stopped its worker: the file's fault, not the server's.
+        throw new DocumentRefusedError(
+          name,
+          "unreadable",
+          `stopped the parser (${error.message}); it cannot be read`,
+          { cause: error },
+        );
+      }
+      // A platform that starts workers but cannot load their module: parse here from now on.
+      unavailable = true;
+      return await parseKind(kind, bytes, name, limits);
+    }
+    workerAnswered = true;
     reusable = true;
     if ("parsed" in reply) return reply.parsed;
     if ("refusal" in reply) {
@@ -89,6 +109,11 @@ function keepIdle(worker: Worker): void {
   idle.push(entry);
 }
 
+/** The worker itself failed (not the file): its module did not load, or it crashed. */
+class WorkerBroken extends Error {
+  override name = "WorkerBroken";
+}
+
 /** One job to a worker and its reply, or a refusal when the time runs out first. */
 function ask(worker: Worker, job: ParseJob, timeoutMs: number): Promise<ParseReply> {
   return new Promise((resolve, reject) => {
@@ -110,7 +135,7 @@ function ask(worker: Worker, job: ParseJob, timeoutMs: number): Promise<ParseRep
       // The worker itself broke (its module failed to load): a fault here, not the file's.
       event.preventDefault();
       clearTimeout(timer);
-      reject(new Error(`the parse worker stopped: ${event.message}`));
+      reject(new WorkerBroken(event.message));
     };
     worker.onmessageerror = () => {
       clearTimeout(timer);
