@@ -88,6 +88,7 @@ const envSchema = z.object({
   FILE_MAX_BYTES: positiveInt(100 * 1024 * 1024).default(10 * 1024 * 1024),
   PDF_MAX_PAGES: positiveInt(100_000).default(500),
   ARCHIVE_MAX_EXPANDED_BYTES: positiveInt(2 ** 31).default(50 * 1024 * 1024),
+  FILE_PARSE_TIMEOUT_MS: positiveInt(600_000).default(30_000),
   EVAL_MAX_DEGRADED_SHARE: z.coerce.number({ error: "must be a number" })
     .min(0, { error: "must be between 0 and 1" })
     .max(1, { error: "must be between 0 and 1" })
@@ -248,9 +249,10 @@ export type Config = {
   /**
    * Uploaded files: bytes per file (`FILE_MAX_BYTES`), pages per PDF
    * (`PDF_MAX_PAGES`), bytes an archive such as a DOCX may expand to
-   * (`ARCHIVE_MAX_EXPANDED_BYTES`).
+   * (`ARCHIVE_MAX_EXPANDED_BYTES`), and how long one file's parse may take
+   * off the request loop (`FILE_PARSE_TIMEOUT_MS`, Deno).
    */
-  files: { maxBytes: number; maxPdfPages: number; maxExpandedBytes: number };
+  files: { maxBytes: number; maxPdfPages: number; maxExpandedBytes: number; parseTimeoutMs: number };
   /**
    * Above this share of a variant's judgments left out (unreadable) or of
    * its runs that fell back, the evaluation's verdict names no winner.
@@ -388,6 +390,7 @@ export function readConfig(env: Record<string, unknown>): Config {
       maxBytes: e.FILE_MAX_BYTES,
       maxPdfPages: e.PDF_MAX_PAGES,
       maxExpandedBytes: e.ARCHIVE_MAX_EXPANDED_BYTES,
+      parseTimeoutMs: e.FILE_PARSE_TIMEOUT_MS,
     },
     evalMaxDegradedShare: e.EVAL_MAX_DEGRADED_SHARE,
     prices: priceTable(e.MODEL_PRICES),

@@ -1,9 +1,12 @@
 import type { Block, ParsedDocument } from "../../../shared/documents/blocks.ts";
 import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
 import type { FileLimits } from "./limits.ts";
+import { yieldingEvery } from "./yielding.ts";
 import { unzipEntries } from "./unzip.ts";
 
 const DOCUMENT = "word/document.xml";
+/** XML handed to the parser at a time, with a turn for the event loop between (workerd). */
+const SLICE_CHARS = 64 * 1024;
 const STYLES = "word/styles.xml";
 
 /** Style ids to their names (`Heading1` → `heading 1`), so localized Word files work too. */
@@ -111,7 +114,12 @@ export async function parseDocx(
       }
     },
   }, { xmlMode: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
-  parser.write(decoder.decode(documentXml));
+  const xml = decoder.decode(documentXml);
+  const pause = yieldingEvery();
+  for (let at = 0; at < xml.length; at += SLICE_CHARS) {
+    parser.write(xml.slice(at, at + SLICE_CHARS));
+    await pause();
+  }
   parser.end();
   title ??= blocks.find((block) => block.kind === "heading" && block.level === 1)?.text;
   return title ? { title, blocks } : { blocks };

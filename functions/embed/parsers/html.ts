@@ -1,3 +1,5 @@
+import { fastenOpenElements } from "./html-stack.ts";
+import { yieldingEvery } from "./yielding.ts";
 import type { Block, BlockKind, ParsedDocument } from "../../../shared/documents/blocks.ts";
 
 /** Elements whose content is never the page's text: code, styling, navigation, chrome. */
@@ -42,11 +44,26 @@ const BREAKS = new Set([
 const HEADING = /^h([1-6])$/;
 
 /**
+ * Classes of the permalink anchors documentation generators put in headings
+ * (Sphinx and MkDocs `headerlink` with `¶`, Docusaurus `hash-link`,
+ * VitePress `header-anchor`, AnchorJS): a sign, not the heading's words.
+ */
+const PERMALINK_CLASS = /(?:^|\s)(?:headerlink|hash-link|header-anchor|anchorjs-link)(?:\s|$)/;
+
+/** Permalink signs left at a heading's ends by generators that use no anchor class. */
+const PERMALINK_SIGNS = /^[\s¶§🔗]+|[\s¶§🔗]+$/gu;
+
+/** Text handed to the parser at a time, with a turn for the event loop between (workerd). */
+const SLICE_CHARS = 64 * 1024;
+
+/**
  * An HTML page's main content as blocks: the `<main>` or `<article>` when it
  * has one, else the body, without scripts, styles, navigation or markup;
  * headings as the section path, list items, code and table rows kept whole,
- * links' text kept. `<title>` is the title (else the first `<h1>`).
- * htmlparser2 is loaded here, on the first HTML file.
+ * links' text kept, permalink signs (`¶`, `§`, `#` anchors) left out.
+ * `<title>` is the title (else the first `<h1>`). htmlparser2 is loaded here,
+ * on the first HTML file; the page is fed to it in slices, with turns for the
+ * event loop between them.
  */
 export async function parseHtml(html: string): Promise<ParsedDocument> {
   const { Parser } = await import("htmlparser2");
@@ -63,9 +80,13 @@ export async function parseHtml(html: string): Promise<ParsedDocument> {
   let row: string[] = [];
   let preDepth = 0;
 
+  /** For each open `<a>`: whether it is a permalink (its text is skipped). */
+  const anchors: boolean[] = [];
   const push = (kind: BlockKind, value: string, level?: number) => {
     const clean = kind === "code"
       ? value.replace(/^\n+|\s+$/g, "")
+      : kind === "heading"
+      ? value.replace(/\s+/g, " ").replace(PERMALINK_SIGNS, "")
       : value.replace(/\s+/g, " ").trim();
     if (!clean) return;
     if (kind === "heading" && level !== undefined) {
@@ -81,10 +102,15 @@ export async function parseHtml(html: string): Promise<ParsedDocument> {
   };
 
   const parser = new Parser({
-    onopentag(name) {
+    onopentag(name, attributes) {
       open.push(name);
       if (name === "title") inTitle = true;
       if (name === scoped) inScope++;
+      if (name === "a") {
+        const permalink = PERMALINK_CLASS.test(attributes.class ?? "");
+        anchors.push(permalink);
+        if (permalink) skipping++;
+      }
       if (SKIPPED.has(name) || name === "head") skipping++;
       if (skipping || !inScope) return;
       if (name === "br") text += "\n";
@@ -108,6 +134,7 @@ export async function parseHtml(html: string): Promise<ParsedDocument> {
       if (name === "title") inTitle = false;
       const wasSkipping = skipping > 0;
       if (SKIPPED.has(name) || name === "head") skipping = Math.max(0, skipping - 1);
+      if (name === "a" && anchors.pop()) skipping = Math.max(0, skipping - 1);
       if (wasSkipping || !inScope) {
         if (name === scoped) inScope--;
         return;
@@ -131,7 +158,12 @@ export async function parseHtml(html: string): Promise<ParsedDocument> {
       if (name === scoped) inScope--;
     },
   }, { decodeEntities: true, lowerCaseTags: true, recognizeSelfClosing: true });
-  parser.write(html);
+  fastenOpenElements(parser);
+  const pause = yieldingEvery();
+  for (let at = 0; at < html.length; at += SLICE_CHARS) {
+    parser.write(html.slice(at, at + SLICE_CHARS));
+    await pause();
+  }
   parser.end();
   flush();
   const pageTitle = title.replace(/\s+/g, " ").trim() ||

@@ -1,20 +1,37 @@
-import type { ParsedDocument } from "../../../shared/documents/blocks.ts";
 import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
-import { decodeText, detectFileKind, type FileKind } from "./detect.ts";
+import { detectFileKind, type FileKind } from "./detect.ts";
 import type { FileLimits } from "./limits.ts";
+import { type ParsedFile, parseKind } from "./parse-kind.ts";
 
 export type { FileKind } from "./detect.ts";
 export type { FileLimits } from "./limits.ts";
+export type { ParsedFile } from "./parse-kind.ts";
 
-/** A parsed file with the kind it was read as. */
-export type ParsedFile = ParsedDocument & { kind: Exclude<FileKind, "jsonl"> };
+/**
+ * The kinds whose parse can take seconds or expand a small file into a large
+ * one (a PDF's streams, a DOCX's zip, deeply nested HTML): on Deno they run in
+ * a worker thread, so the request loop keeps answering.
+ */
+const OFF_LOOP_KINDS: ReadonlySet<FileKind> = new Set(["pdf", "docx", "html"]);
+
+/**
+ * True on Deno, which has Web Workers and threads for them. workerd (and any
+ * runtime without `Deno`) parses on the request loop, as there is no thread
+ * to move the work to; Deno's globals are only looked at here, per call.
+ */
+function hasParseWorkers(): boolean {
+  return "Deno" in globalThis && typeof globalThis.Worker === "function" &&
+    globalThis.navigator?.userAgent !== "Cloudflare-Workers";
+}
 
 /**
  * Reads one uploaded file into blocks: the kind comes from its bytes (see
  * `detectFileKind`), and each kind's parser is imported only when a file of
- * that kind arrives, so a Worker that parses no PDF never loads pdf.js.
- * What is not a document (an image, a scan, an encrypted or oversized file)
- * is a `DocumentRefusedError` naming the file and the reason.
+ * that kind arrives, so a Worker that parses no PDF never loads pdf.js. On
+ * Deno a PDF, DOCX or HTML file is parsed in a worker thread within
+ * `FILE_PARSE_TIMEOUT_MS`. What is not a document (an image, a scan, an
+ * encrypted, damaged or oversized file) is a `DocumentRefusedError` naming
+ * the file and the reason.
  *
  * @example
  * const parsed = await parseFile(bytes, "paper.pdf", config.files);
@@ -33,45 +50,14 @@ export async function parseFile(
     );
   }
   const kind = detectFileKind(bytes, name);
-  const parsed = await parseKind(kind, bytes, name, limits);
+  let parsed: ParsedFile;
+  if (OFF_LOOP_KINDS.has(kind) && hasParseWorkers()) {
+    // A Deno-only module, loaded only here: no Worker URL in what workerd runs.
+    const { parseInWorker } = await import("./parse-pool.ts");
+    parsed = await parseInWorker(kind, bytes, name, limits);
+  } else parsed = await parseKind(kind, bytes, name, limits);
   if (!parsed.blocks.some((block) => block.text.trim())) {
     throw new DocumentRefusedError(name, "empty", "holds no text");
   }
   return parsed;
-}
-
-async function parseKind(
-  kind: FileKind,
-  bytes: Uint8Array,
-  name: string,
-  limits: FileLimits,
-): Promise<ParsedFile> {
-  switch (kind) {
-    case "pdf": {
-      const { parsePdf } = await import("./pdf.ts");
-      return { kind, ...await parsePdf(bytes, name, limits) };
-    }
-    case "docx": {
-      const { parseDocx } = await import("./docx.ts");
-      return { kind, ...await parseDocx(bytes, name, limits) };
-    }
-    case "html": {
-      const { parseHtml } = await import("./html.ts");
-      return { kind, ...await parseHtml(decodeText(bytes)!) };
-    }
-    case "markdown": {
-      const { parseMarkdown } = await import("./markdown.ts");
-      return { kind, ...parseMarkdown(decodeText(bytes)!) };
-    }
-    case "text": {
-      const { parsePlainText } = await import("./text.ts");
-      return { kind, ...parsePlainText(decodeText(bytes)!) };
-    }
-    case "jsonl":
-      throw new DocumentRefusedError(
-        name,
-        "not_text",
-        "is JSON Lines: send its lines as documents in a JSON body (the CLI and the console do)",
-      );
-  }
 }

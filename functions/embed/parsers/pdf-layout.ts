@@ -5,11 +5,52 @@
  * column first, then right. Pure, so it is tested on made-up items too.
  */
 
-/** One text run as pdf.js reports it: its text, baseline origin, width and font size. */
-export type TextRun = { text: string; x: number; y: number; width: number; size: number };
+/**
+ * One text run as pdf.js reports it: its text, baseline origin, width and
+ * font size; `rotated` when its baseline is not horizontal (a watermark).
+ */
+export type TextRun = {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  size: number;
+  rotated?: boolean;
+};
 
-/** Text on one baseline with no wide gap inside it. */
-export type Segment = { text: string; x: number; end: number; y: number; size: number };
+/** Text on one baseline with no wide gap inside it (`rotated`: set at an angle). */
+export type Segment = {
+  text: string;
+  x: number;
+  end: number;
+  y: number;
+  size: number;
+  rotated?: boolean;
+};
+
+/**
+ * Rotated runs (in content order) as segments of their own, one per run of
+ * consecutive ones: they stay out of the page's layout (a diagonal watermark
+ * would cross the column gutter) and are read after the page's other text.
+ */
+export function rotatedSegments(runs: readonly TextRun[]): Segment[] {
+  const segments: Segment[] = [];
+  let current: Segment | undefined;
+  for (const run of runs) {
+    if (!run.rotated) {
+      current = undefined;
+      continue;
+    }
+    if (!run.text.trim()) continue;
+    if (current) current.text += " " + run.text;
+    else {
+      current = { text: run.text, x: run.x, end: run.x, y: run.y, size: run.size, rotated: true };
+      segments.push(current);
+    }
+  }
+  for (const segment of segments) segment.text = segment.text.replace(/\s+/g, " ").trim();
+  return segments;
+}
 
 /** Runs merged into segments: a new one starts on another baseline or after a column-wide gap. */
 export function segmentsOf(runs: readonly TextRun[]): Segment[] {
