@@ -303,7 +303,7 @@ ${densePeerRows.join("\n")}
 One index of the 1,536-d vectors above growing through the server, measured at each size in the
 same run (\`deno task bench --only growth\`; add \`--growth-sizes 30000,100000,300000,1000000\`
 for the million). The ratios are each size's p50 over the smallest size's: issue #30 asks at most
-×2.5 for hybrid search and ×1.5 for restart from 30k to 300k. **\***: 4 GiB V8 heap, as above.
+×2.5 for hybrid search and ×1.5 for restart from 30k to 300k. **\\***: 4 GiB V8 heap, as above.
 
 | chunks | dense ms | hybrid ms | recall@10 | RSS | restart |
 |---|---|---|---|---|---|
