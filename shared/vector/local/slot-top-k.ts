@@ -30,8 +30,9 @@ export class SlotTopK {
     return this.#size;
   }
 
-  /** A score below this cannot be kept: the worst kept once full, -Infinity before. */
+  /** A score below this cannot be kept: the worst kept once full, -Infinity before (Infinity at limit 0). */
   get floor(): number {
+    if (this.limit === 0) return Infinity;
     return this.#size < this.limit ? -Infinity : this.#scores[0]!;
   }
 
