@@ -7,6 +7,8 @@
  *   deno task bench                         # 1k, 10k, 50k and 100k chunks; dense 10k, 100k, 1M
  *   deno task bench --sizes 1000,10000      # fewer (and --peer-sizes 1000 for the peer)
  *   deno task bench --dense-sizes 10000     # dense rows (--dense-width 512 for narrower vectors)
+ *   deno task bench --only growth,sparse    # 30k → 300k dense growth, BM25 alone at 1M docs
+ *   deno task bench --only growth --growth-sizes 30000,100000,300000,1000000   # growth to 1M
  *   deno task bench --out /tmp/bench        # somewhere else than the project root
  *   deno task bench --render                # BENCHMARKS.md again from bench.json
  *   deno task bench --only widths,state     # some sections again, into the bench.json there
@@ -19,6 +21,8 @@ import { benchPeers, type PeerRow } from "./bench-peer.ts";
 import { benchDense, type DensePeerRow, type DenseSizeReport } from "./bench-dense.ts";
 import type { StateCapacity } from "./bench-state-capacity.ts";
 import { benchKernel, type KernelRow } from "./bench-kernel.ts";
+import { benchSparse, type SparseRow } from "./bench-sparse.ts";
+import { growthRatios, type GrowthReport } from "./bench-growth.ts";
 import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchHttp, type HttpReport, httpTable } from "./bench-http.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
@@ -55,6 +59,10 @@ export type BenchReport = {
   index: SizeReport[];
   dense: DenseSizeReport[];
   dense_peers: DensePeerRow[];
+  /** One growing index of 1,536-d vectors (30k → 300k, or 1M), and each size over the first. */
+  growth?: GrowthReport;
+  /** BM25 alone on issue #30's Zipf corpus: pruned against the exhaustive scoring it replaced. */
+  sparse?: SparseRow;
   /** Dense search per `EMBEDDING_DIMENSIONS`, and what the Durable Object holds at that width. */
   dense_widths: (DenseSizeReport & { state: StateCapacity })[];
   kernel: KernelRow[];
@@ -70,6 +78,14 @@ export type BenchReport = {
   http?: HttpReport;
   workers: WorkerSize[];
 };
+
+/** `--growth-sizes` (30k, 100k, 300k by default; add 1000000 for the million). */
+async function growthRows(): Promise<GrowthReport> {
+  const sizes = (flag("growth-sizes") ?? "30000,100000,300000").split(",").filter(Boolean)
+    .map(Number);
+  const { index } = await benchDense(sizes, DATASET, { peers: false });
+  return { sizes: index, ratios: growthRatios(index) };
+}
 
 async function denseRows(): Promise<Pick<BenchReport, "dense" | "dense_peers">> {
   const sizes = (flag("dense-sizes") ?? "10000,100000,1000000").split(",").filter(Boolean)
@@ -203,6 +219,28 @@ export function renderMarkdown(report: BenchReport): string {
       (row.state.bytes_per_chunk / 1024).toFixed(1)
     } KB | ${row.state.chunks_under_128_mb.toLocaleString("en")} |`
   );
+  const growthRows = (report.growth?.sizes ?? []).map((size) =>
+    `| ${size.chunks.toLocaleString("en")}${size.heap_mb ? "*" : ""} | ${
+      (["dense", "hybrid"] as const).map((mode) =>
+        `${ms(size.search_ms[mode].p50)} / ${ms(size.search_ms[mode].p95)}`
+      ).join(" | ")
+    } | ${size.recall_at_10.toFixed(3)} | ${Math.round(size.rss_mb)} MB | ${
+      ms(size.restart_first_search_ms)
+    } ms |`
+  );
+  const ratioRows = (report.growth?.ratios ?? []).map((ratio) =>
+    `| ${ratio.from.toLocaleString("en")} → ${ratio.to.toLocaleString("en")} | ×${
+      ratio.dense_p50.toFixed(2)
+    } | ×${ratio.hybrid_p50.toFixed(2)} | ×${ratio.restart_first_search.toFixed(2)} |`
+  );
+  const sparse = report.sparse;
+  const sparseRow = sparse
+    ? `| ${sparse.docs.toLocaleString("en")} | ${ms(sparse.exhaustive_ms.p50)} / ${
+      ms(sparse.exhaustive_ms.p95)
+    } ms | ${ms(sparse.pruned_ms.p50)} / ${ms(sparse.pruned_ms.p95)} ms | ×${
+      sparse.speedup_p50.toFixed(1)
+    } | ${sparse.same_top_10}/${sparse.queries} | ${sparse.pruned_queries}/${sparse.queries} |`
+    : "";
   const kernelRows = (report.kernel ?? []).map((row) =>
     `| ${row.operation} | ${row.rows.toLocaleString("en")} | ${ms(row.wasm_ms)} ms | ${
       ms(row.js_ms)
@@ -263,6 +301,35 @@ sift's server RSS, usearch's saved index, the float32 vectors the exact scan rea
 | engine | chunks | inserts/s | dense p50 | × sift | recall@10 | memory |
 |---|---|---|---|---|---|---|
 ${densePeerRows.join("\n")}
+
+## Growth in one run
+
+One index of the 1,536-d vectors above growing through the server, measured at each size in the
+same run (\`deno task bench --only growth\`; add \`--growth-sizes 30000,100000,300000,1000000\`
+for the million). The ratios are each size's p50 over the smallest size's: issue #30 asks at most
+×2.5 for hybrid search and ×1.5 for restart from 30k to 300k. **\\***: 4 GiB V8 heap, as above.
+
+| chunks | dense ms | hybrid ms | recall@10 | RSS | restart |
+|---|---|---|---|---|---|
+${growthRows.join("\n")}
+
+| growth | dense p50 | hybrid p50 | restart |
+|---|---|---|---|
+${ratioRows.join("\n")}
+
+## BM25 alone
+
+In-process, the corpus of issue #30: documents of 60 tokens drawn from a Zipf law over 50k words,
+100 queries of 5 words drawn from the same law (so most hold a word found in most documents), top
+10. **exhaustive**: the scoring \`NamespaceIndex.sparse\` did before #30 (fresh arrays of the
+namespace's size per query, document frequencies recounted, every slot scanned, an object per
+matching chunk), transcribed in \`scripts/bench-sparse.ts\` over the same postings; **pruned**:
+\`sparse()\` now (kept document frequencies, reused accumulators, a typed top-k, MaxScore-style
+pruning). Alternated query by query in one run; p50 / p95.
+
+| documents | exhaustive | pruned | speed-up (p50) | same top 10 | pruned queries |
+|---|---|---|---|---|---|
+${sparseRow}
 
 ## The dense kernels
 
@@ -403,6 +470,9 @@ if (import.meta.main && Deno.args.includes("--render")) {
   const sections: Record<string, () => Promise<Partial<BenchReport>>> = {
     index: async () => ({ index: await benchIndex(sizes, DATASET) }),
     dense: denseRows,
+    growth: async () => ({ growth: await growthRows() }),
+    sparse: () =>
+      Promise.resolve({ sparse: benchSparse({ docs: Number(flag("sparse-docs") ?? 1_000_000) }) }),
     widths: async () => ({ dense_widths: await widthRows() }),
     kernel: () => Promise.resolve({ kernel: benchKernel() }),
     peers: async () => ({

@@ -85,6 +85,16 @@ export const RUN_ELSEWHERE: Record<string, Elsewhere> = {
     evidence: "scripts/bench-index.ts",
     why: "about 40 minutes; the test runs its index and dense sections at small sizes",
   },
+  "deno task bench --only growth,sparse": {
+    test: "tests/e2e/bench_growth_test.ts",
+    evidence: "growth,sparse",
+    why: "half an hour and bench.json rewritten; the test runs both sections small, elsewhere",
+  },
+  "deno task bench --only growth --growth-sizes 30000,100000,300000,1000000": {
+    test: "tests/e2e/bench_growth_test.ts",
+    evidence: "--growth-sizes",
+    why: "about 45 minutes and 7 GB; the test runs the same flag at 1k and 2k chunks",
+  },
   "deno task workers:dev": {
     test: "tests/e2e/workers_test.ts",
     evidence: "WORKER_CONFIGS",

@@ -23,11 +23,16 @@ export const CODE_DIMENSIONS = 1024;
  * search there), keeps `PREFIX_WIDENING` times the candidates wanted, and
  * the full codes of those alone pick the candidates. 256 bits tell rows apart
  * less well than 1,024 (on 50k rows they needed 8× the candidates for the
- * same recall), so the pass keeps 16×; it runs only where that is at most a
- * quarter of the rows.
+ * same recall), so the pass keeps 16×; it runs only where that is at most
+ * `1 / PREFIX_MIN_ROWS_PER_KEPT` of the rows. Reading a kept row's full code
+ * by number costs about 12× a row of the sequential pass (the kernel bench's
+ * "hamming gather" beside "hamming", one run), so the first pass pays only
+ * past about 500k rows at 2,000 candidates: below that, one pass over the
+ * full codes is faster, and it ranks by all 1,024 bits.
  */
 const PREFIX_BYTES = 32;
 const PREFIX_WIDENING = 16;
+const PREFIX_MIN_ROWS_PER_KEPT = 16;
 
 export class BitCodes {
   readonly mean: Float32Array;
@@ -101,7 +106,7 @@ export class BitCodes {
     const picks = new Uint32Array(buffer, picksAt, count);
     const distances = new Int32Array(buffer, outAt, count);
     const widened = wanted * PREFIX_WIDENING;
-    if (!this.#prefix || widened * 4 > count) {
+    if (!this.#prefix || widened * PREFIX_MIN_ROWS_PER_KEPT > count) {
       this.#kernel.hamming(0, this.stride, count, queryAt, outAt);
       const cut = this.#cut(distances, count, wanted);
       let picked = 0;

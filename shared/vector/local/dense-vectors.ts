@@ -1,6 +1,6 @@
 import { BitCodes, CODE_DIMENSIONS } from "./bit-codes.ts";
 import { DenseRows } from "./dense-rows.ts";
-import { type Scored, TopK } from "./top-k.ts";
+import { SlotTopK } from "./slot-top-k.ts";
 
 /**
  * Below this many rows a search scores every int8 row (under 2 ms at
@@ -49,7 +49,7 @@ export type SlotScore = { slot: number; score: number };
  * (`BitCodes`). A search asks the codes for the nearest few thousand rows by
  * Hamming distance, scores those with the int8 rows, and refines the best
  * hundred with the residuals: one pass over 128 bytes per row (32 bytes per
- * row past about 130k rows, see `BitCodes`) plus a few thousand dot
+ * row past about 500k rows, see `BitCodes`) plus a few thousand dot
  * products, instead of a float dot product with every row.
  * Everything is 3.1 KB a 1,536-d chunk, against 6 KB as float32.
  */
@@ -129,17 +129,21 @@ export class DenseVectors {
     const scores = candidates
       ? this.rows.scoreSlots(query, candidates, candidates.length)
       : this.rows.scoreRange(query, 0, slotCount);
-    const best = new TopK(Math.max(limit * 4, REFINE_AT_LEAST));
+    // Ties go to the smaller slot, as they do after refining.
+    const best = new SlotTopK(Math.max(limit * 4, REFINE_AT_LEAST));
     for (let i = 0; i < scores.length; i++) {
       const score = scores[i]!;
       if (score < best.floor) continue;
       const slot = candidates ? candidates[i]! : i;
-      if (accept(slot)) best.offer({ id: slotId(slot), score });
+      if (accept(slot)) best.offer(slot, score);
     }
-    const kept: Scored[] = best.sorted();
-    const slots = Uint32Array.from(kept, (hit) => Number(hit.id));
+    const kept = best.sorted();
+    const slots = new Uint32Array(kept.slots);
     const corrections = this.residuals.scoreSlots(query, slots, slots.length);
-    const refined = kept.map((hit, i) => ({ slot: slots[i]!, score: hit.score + corrections[i]! }));
+    const refined: SlotScore[] = Array.from(
+      slots,
+      (slot, i) => ({ slot, score: kept.scores[i]! + corrections[i]! }),
+    );
     return refined.sort((a, b) => b.score - a.score || a.slot - b.slot).slice(0, limit);
   }
 
@@ -191,6 +195,3 @@ export class DenseVectors {
     this.#bits = bits;
   }
 }
-
-/** Slots as TopK ids: fixed width, so their string order is their numeric order on ties. */
-const slotId = (slot: number) => slot.toString().padStart(10, "0");

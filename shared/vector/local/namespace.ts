@@ -14,10 +14,10 @@ import { DenseVectors } from "./dense-vectors.ts";
 import { denseValues, type PreparedChunk, sparseEntries } from "./prepared.ts";
 import { TextColumn } from "./text-column.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
-import { type Scored, TopK } from "./top-k.ts";
-
-const K1 = 1.2;
-const B = 0.75;
+import type { Scored } from "./top-k.ts";
+import { Bm25Scorer } from "./bm25-scorer.ts";
+import { PostingsDot } from "./postings-dot.ts";
+import { SlotTopK } from "./slot-top-k.ts";
 
 /** Dead slots are dropped (the postings rebuilt) once they outnumber the live ones. */
 const REBUILD_MIN_DEAD = 256;
@@ -50,6 +50,11 @@ export class NamespaceIndex {
   #live = 0;
   #dead = 0;
   #totalLength = 0;
+  /** Query-side state (reused buffers, document frequencies): rebuilt with the postings. */
+  #bm25 = new Bm25Scorer();
+  #postingsDot = new PostingsDot();
+  /** Ties between equal scores go to the smaller id: a stable, documented order. */
+  readonly #idBefore = (a: number, b: number) => this.#ids[a]! < this.#ids[b]!;
 
   get size(): number {
     return this.#live;
@@ -254,6 +259,7 @@ export class NamespaceIndex {
     const slot = this.#slotOf.get(id);
     if (slot === undefined) return false;
     this.#alive[slot] = 0;
+    this.#bm25.removed(slot);
     this.#slotOf.delete(id);
     const docId = this.#metadata[slot]!.doc_id;
     const slots = this.#slotsOfDocument.get(docId);
@@ -451,35 +457,16 @@ export class NamespaceIndex {
       );
     }
     if (this.#vectors) return this.#denseRows(this.#vectors, query, limit, filter);
-    const slotCount = this.#ids.length;
-    const scores = new Float64Array(slotCount);
-    const touched = new Uint8Array(slotCount);
-    for (let dim = 0; dim < query.length; dim++) {
-      const weight = query[dim]!;
-      const posting = this.#dims[dim];
-      if (weight === 0 || !posting) continue;
-      const { slots, values } = posting;
-      for (let i = 0; i < posting.length; i++) {
-        const slot = slots[i]!;
-        touched[slot] = 1;
-        scores[slot] = scores[slot]! + weight * values[i]!;
-      }
-    }
-    const top = new TopK(limit);
-    const accept = (slot: number) => this.#alive[slot] && this.#accepts(slot, filter);
-    for (let slot = 0; slot < slotCount; slot++) {
-      if (touched[slot] && accept(slot)) top.offer({ id: this.#ids[slot]!, score: scores[slot]! });
-    }
-    const kept = top.sorted();
-    // Chunks sharing no dimension with the query score 0: they matter only
-    // when too few score above it (a tiny index, an odd query).
-    if (kept.length < limit || kept.at(-1)!.score <= 0) {
-      for (let slot = 0; slot < slotCount; slot++) {
-        if (!touched[slot] && accept(slot)) top.offer({ id: this.#ids[slot]!, score: 0 });
-      }
-      return top.sorted();
-    }
-    return kept;
+    const accept = (slot: number) => this.#alive[slot] === 1 && this.#accepts(slot, filter);
+    const { slots, scores } = this.#postingsDot.search(
+      this.#dims,
+      query,
+      this.#ids.length,
+      limit,
+      accept,
+      this.#idBefore,
+    );
+    return this.#scored(slots, scores);
   }
 
   /** Dense retrieval in the rows layout: live slots the filter lets through, nearest first. */
@@ -490,45 +477,49 @@ export class NamespaceIndex {
     filter: MetadataFilter | undefined,
   ): Scored[] {
     const accept = (slot: number) => this.#alive[slot] === 1 && this.#accepts(slot, filter);
-    const top = new TopK(limit);
+    const top = new SlotTopK(limit, this.#idBefore);
     for (const { slot, score } of vectors.search(query, this.#ids.length, limit, accept)) {
-      top.offer({ id: this.#ids[slot]!, score });
+      top.offer(slot, score);
     }
-    return top.sorted();
+    const { slots, scores } = top.sorted();
+    return this.#scored(slots, scores);
   }
 
-  /** Okapi BM25 over the analyzed terms; only chunks sharing a term with the query. */
+  /**
+   * Okapi BM25 over the analyzed terms; only chunks sharing a term with the
+   * query, and of those only what `Bm25Scorer`'s pruning cannot rule out.
+   */
   sparse(text: string, limit: number, filter?: MetadataFilter): Scored[] {
-    if (this.#live === 0) return [];
-    const averageLength = this.#totalLength / this.#live || 1;
-    const slotCount = this.#ids.length;
-    const scores = new Float64Array(slotCount);
-    const touched = new Uint8Array(slotCount);
+    if (this.#live === 0 || limit <= 0) return [];
+    const postings: Postings<Uint16Array>[] = [];
     for (const term of new Set(analyze(text))) {
       const posting = this.#terms.get(term);
-      if (!posting) continue;
-      let documentFrequency = 0;
-      for (let i = 0; i < posting.length; i++) documentFrequency += this.#alive[posting.slots[i]!]!;
-      if (documentFrequency === 0) continue;
-      const idf = Math.log(
-        1 + (this.#live - documentFrequency + 0.5) / (documentFrequency + 0.5),
-      );
-      for (let i = 0; i < posting.length; i++) {
-        const slot = posting.slots[i]!;
-        if (!this.#alive[slot]) continue;
-        const frequency = posting.values[i]!;
-        const norm = K1 * (1 - B + B * (this.#lengths[slot]! / averageLength));
-        scores[slot] = scores[slot]! + idf * (frequency * (K1 + 1)) / (frequency + norm);
-        touched[slot] = 1;
-      }
+      if (posting) postings.push(posting);
     }
-    const top = new TopK(limit);
-    for (let slot = 0; slot < slotCount; slot++) {
-      if (touched[slot] && this.#accepts(slot, filter)) {
-        top.offer({ id: this.#ids[slot]!, score: scores[slot]! });
-      }
-    }
-    return top.sorted();
+    const { slots, scores } = this.#bm25.search(
+      postings,
+      {
+        alive: this.#alive,
+        lengths: this.#lengths,
+        live: this.#live,
+        totalLength: this.#totalLength,
+        slotCount: this.#ids.length,
+      },
+      limit,
+      filter ? (slot) => this.#accepts(slot, filter) : undefined,
+      this.#idBefore,
+    );
+    return this.#scored(slots, scores);
+  }
+
+  /** How many sparse queries the pruning cut short (for tests and benches). */
+  sparseStats(): { pruned: number } {
+    return { pruned: this.#bm25.pruned };
+  }
+
+  /** Ids for the final few slots only: nothing per candidate is made before this. */
+  #scored(slots: Int32Array, scores: Float64Array): Scored[] {
+    return Array.from(slots, (slot, i) => ({ id: this.#ids[slot]!, score: scores[i]! }));
   }
 
   #accepts(slot: number, filter: MetadataFilter | undefined): boolean {
@@ -562,5 +553,7 @@ export class NamespaceIndex {
     this.#live = fresh.#live;
     this.#dead = 0;
     this.#totalLength = fresh.#totalLength;
+    this.#bm25 = fresh.#bm25;
+    this.#postingsDot = fresh.#postingsDot;
   }
 }
