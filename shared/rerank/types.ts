@@ -27,6 +27,11 @@ export type Judgment = {
    * rather than being discarded as "not ranked".
    */
   unreadable?: true;
+  /**
+   * The model said to leave the document out ("Doc 3 does not help at all;
+   * please ignore it"): it is dropped from the ranking, whatever score a line gave it.
+   */
+  dropped?: true;
 };
 
 export type RerankStrategy =

@@ -8,7 +8,9 @@ import type { CorpusReply } from "./types.ts";
  */
 export type ReadJudgments = Record<
   number,
-  { final: number; relevance?: number; criteria?: Record<string, number> } | "unreadable"
+  | { final: number; relevance?: number; criteria?: Record<string, number> }
+  | "unreadable"
+  | "dropped"
 >;
 
 /** A generated rubric's criteria, for the two-turn replies. */
