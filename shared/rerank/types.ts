@@ -32,6 +32,8 @@ export type Judgment = {
    * please ignore it"): it is dropped from the ranking, whatever score a line gave it.
    */
   dropped?: true;
+  /** The reply scored the document twice, differently: the last stated score stands. */
+  revised?: true;
 };
 
 export type RerankStrategy =
