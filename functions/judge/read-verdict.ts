@@ -81,7 +81,7 @@ function negated(text: string, at: number): boolean {
 
 function proseVerdicts(text: string): Verdict[] {
   return [
-    ...[...text.matchAll(BETTER)].map((match) => toVerdict(match[1] ?? match[2])),
+    ...[...text.matchAll(BETTER)].map((match) => toVerdict(match[1] ?? match[2] ?? match[3])),
     ...[...text.matchAll(PREFER)].filter((match) => !negated(text, match.index))
       .map((match) => toVerdict(match[1] ?? match[2])),
     ...([...text.matchAll(TIE)].some((match) => !negated(text, match.index)) ? ["C" as const] : []),
@@ -102,7 +102,7 @@ const LABELLED = new RegExp(
 /** "Assistant A is better", "Answer B is the better answer", "A wins", "B is preferred". */
 const BETTER = new RegExp(
   String
-    .raw`\b(?:assistant|answer|response)\s+([AB])(?:'s\s+(?:answer|response))?\s+(?:is|was)\s+(?:(?:clearly|slightly|much|significantly|far|somewhat|actually|definitely|overall|marginally|indeed|obviously)\s+)*(?:the\s+)?(?:better|superior|stronger|preferred|preferable|more\s+(?:helpful|accurate|complete|correct|useful))|\b(?:assistant|answer|response)\s+([AB])\s+wins\b`,
+    .raw`\b(?:assistant|answer|response)\s+([AB])(?:'s\s+(?:answer|response))?\s+(?:is|was)\s+(?:(?:clearly|slightly|much|significantly|far|somewhat|actually|definitely|overall|marginally|indeed|obviously)\s+)*(?:the\s+)?(?:better|superior|stronger|preferred|preferable|more\s+(?:helpful|accurate|complete|correct|useful))|\b(?:assistant|answer|response)\s+([AB])\s+wins\b|(?:^|[.;:!?]\s+|\n\s*)([AB])\s+(?:is|was)\s+(?:(?:clearly|slightly|much|far|definitely)\s+)?(?:the\s+)?(?:better|stronger|superior)\b`,
   "gi",
 );
 

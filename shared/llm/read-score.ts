@@ -187,7 +187,7 @@ function labelPattern(labels: readonly string[]): string {
  */
 function clauses(line: string, labels: readonly string[]): string[] {
   const next = new RegExp(
-    String.raw`(?<=[.!?,;:|])\s+(?=${labelPattern(labels)}(?:[:=]))`,
+    String.raw`(?<=[.!?,;:|—–])\s+(?=${labelPattern(labels)}(?:[:=]))`,
     "gi",
   );
   return line.split(next);

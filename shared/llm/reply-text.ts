@@ -54,7 +54,7 @@ export function normalizeReply(text: string): string {
  * A refusal is never read as a value, however it goes on.
  */
 const REFUSAL_OPENING =
-  /^\W*(?:(?:I'?m|I\s+am)\s+(?:very\s+|so\s+)?sorry|sorry|(?:I\s+)?apologi[sz]e|unfortunately|as\s+an\s+ai(?:\s+language)?\s+model|I\s+(?:can(?:no|')t|cannot|won'?t|will\s+not|am\s+(?:not\s+able|unable)|'m\s+(?:not\s+able|unable)|must\s+decline|do\s+not\s+feel\s+comfortable|don't\s+feel\s+comfortable))\b/i;
+  /^\W*(?:(?:I'?m|I\s+am)\s+(?:very\s+|so\s+)?sorry|(?:I'm|I\s+am)\s+(?:not\s+able|unable|afraid)|sorry|(?:I\s+)?apologi[sz]e|unfortunately|as\s+an\s+ai(?:\s+language)?\s+model|I\s+(?:can(?:no|')t|cannot|won'?t|will\s+not|am\s+(?:not\s+able|unable)|'m\s+(?:not\s+able|unable)|must\s+decline|do\s+not\s+feel\s+comfortable|don't\s+feel\s+comfortable))\b/i;
 const DECLINES =
   /\b(?:can(?:no|')t|cannot|won'?t|will\s+not|unable|not\s+able|decline|refuse|not\s+(?:comfortable|appropriate|permitted|allowed))\b/i;
 
