@@ -233,6 +233,7 @@ export function readLabelled(
   const valueLine = new RegExp(`^${VALUE}${TAIL}`, "i");
   const values: number[] = [];
   let unsettled = false;
+  let revisedInClause = false;
   for (const line of plainLines(text)) {
     for (const clause of clauses(line, labels)) {
       const label = labelled.exec(clause);
@@ -245,6 +246,7 @@ export function readLabelled(
       const revisedAt = lastRevisionAt(rest);
       if (number && revisedAt !== -1) {
         const settled = SETTLED.exec(rest.slice(revisedAt));
+        const first = value;
         value = settled
           ? onScale(toNumber(settled[1]!), overOf(settled[3] ? "100" : settled[2]), scale)
           : undefined;
@@ -252,6 +254,7 @@ export function readLabelled(
           unsettled = true;
           continue;
         }
+        if (first !== undefined && first !== value) revisedInClause = true;
       }
       if (value !== undefined) {
         values.push(value);
@@ -261,7 +264,7 @@ export function readLabelled(
   }
   if (unsettled) return "unsettled";
   if (values.length === 0) return undefined;
-  return { value: values.at(-1)!, revised: new Set(values).size > 1 };
+  return { value: values.at(-1)!, revised: revisedInClause || new Set(values).size > 1 };
 }
 
 /** A word grade's own words, before its comment: "Somewhat relevant — it discusses…". */
