@@ -23,4 +23,9 @@ export const correctionPrompt = {
   noScore: "I could not read a score between 0 and 1 from your reply.",
   noDimensions: "I could not read which dimensions you chose from your reply.",
   noThresholds: "I could not read a threshold for each dimension from your reply.",
+  /** Formats for steps whose own prompt has no separate format text. */
+  rubricFormat:
+    `{"criteria": [{"name": "...", "definition": "...", "high": "...", "low": "...", "weight": 0.5}], "relevance": {"definition": "..."}, "relevance_threshold": 3, "tie_break": "<a criterion's name>"} (JSON only)`,
+  rubricRelevanceFormat:
+    `{"criteria": [], "relevance": {"definition": "..."}, "relevance_threshold": 3, "tie_break": "retrieval_rank"} (JSON only)`,
 } as const satisfies PromptTemplate & Record<string, string | number>;
