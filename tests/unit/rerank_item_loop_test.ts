@@ -171,7 +171,13 @@ Deno.test("runItem() pointwise judges each document concurrently; a failed call 
   assert.equal(result.iterations[0]!.degraded, true);
   assert.match(result.warnings[0]!, /documents 1, 5 was unusable/);
   assert.ok(most > 1 && most <= 4, `at most 4 in flight, saw ${most}`);
-  assert.equal(ledger.llm_calls, 8, "one answer, seven verdicts, the failed one counted");
+  assert.equal(
+    ledger.llm_calls,
+    9,
+    "one answer, seven verdicts (the failed one counted), one correction for foxtrot's 'Hmm.'",
+  );
+  assert.equal(ledger.unreadable, 1);
+  assert.equal(ledger.degraded, 1, "still unreadable after the correction");
 });
 
 Deno.test("runItem() in structured mode sends json_schema and reads JSON replies", async () => {
