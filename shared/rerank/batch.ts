@@ -18,7 +18,7 @@ import {
 } from "./render.ts";
 import type { Rubric } from "./rubric.ts";
 import { type Discarded, type RankedDocument, rankJudgments } from "./score.ts";
-import type { Judgment, RerankDocument } from "./types.ts";
+import type { Judgment, Readings, RerankDocument } from "./types.ts";
 import { isTrustedSource, withoutAuthority, withoutClaimedAuthority } from "./source-trust.ts";
 
 export const DEFAULT_BATCH_SIZE = 10;
@@ -47,6 +47,8 @@ export type BatchRerankResult = {
   /** Why batches degraded, for the response's `warnings`. */
   warnings: string[];
   usage: TokenUsage & { llm_calls: number };
+  /** Scores asked of the model, and those unreadable after the correction. */
+  readings: Readings;
 };
 
 /** The json_schema sent to the provider: plain types, the rubric's criteria as fixed keys. */
@@ -174,6 +176,7 @@ export async function rerankInBatches(
   const degradedIndices: number[] = [];
   const warnings: string[] = [];
   const usage = { tokens_in: 0, tokens_out: 0, llm_calls: 0 };
+  const readings: Readings = { asked: 0, unreadable: 0 };
   settled.forEach((outcome, batchNumber) => {
     const indices = batches[batchNumber]!;
     const range = `documents ${indices[0]}-${indices.at(-1)}`;
@@ -206,6 +209,11 @@ export async function rerankInBatches(
       );
     }
     const live = outcome.value.judgments.filter((judgment) => !judgment.dropped);
+    const unreadCount = live.filter((judgment) => judgment.unreadable).length;
+    // A reply with nothing usable leaves every document of its batch unread.
+    const noneRead = live.length === 0 ? dropped.length === 0 : unreadCount === live.length;
+    readings.asked += indices.length;
+    readings.unreadable += noneRead ? indices.length - dropped.length : unreadCount;
     if (live.length === 0 ? dropped.length === 0 : live.every((judgment) => judgment.unreadable)) {
       const droppedAt = new Set(dropped.map((judgment) => indices[judgment.position]!));
       degradedIndices.push(...indices.filter((index) => !droppedAt.has(index)));
@@ -244,6 +252,7 @@ export async function rerankInBatches(
     degraded: degradedIndices.length > 0,
     warnings,
     usage,
+    readings,
   };
 }
 

@@ -55,3 +55,11 @@ export const RERANK_STRATEGIES: readonly RerankStrategy[] = [
   "item",
   "tot",
 ];
+
+/**
+ * What a rerank read from its model's replies: the values it asked for
+ * (document scores, ToT scores, ITEM judgments) and how many stayed
+ * unreadable after one correction turn. The evaluation's degraded share
+ * counts these beside the judges' (docs/model-replies.md).
+ */
+export type Readings = { asked: number; unreadable: number };

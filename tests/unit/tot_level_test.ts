@@ -138,7 +138,7 @@ Deno.test("rerankTot() never counts a failed or unreadable score as 0: the candi
   assert.ok(
     body.warnings?.some((w) => /3 of 8 scores were unusable, even after a correction/.test(w)),
   );
-  assert.equal(body.unreadable, 3);
+  assert.deepEqual(body.readings, { asked: 8 + 2, unreadable: 3 });
   // The unscored follow the ranked ones, in retrieval order, with no score at all.
   assert.deepEqual(
     body.results.slice(-2).map((result) => [result.index, result.relevance_score, result.degraded]),

@@ -14,6 +14,8 @@ export class Ledger {
   tokens_in = 0;
   tokens_out = 0;
   llm_calls = 0;
+  /** Steps asked of the model (a correction turn is the same step). */
+  asked = 0;
   /** Replies that could not be read and got a correction turn. */
   unreadable = 0;
   /** Steps left with nothing read even after the correction (their state kept, degraded). */
@@ -57,6 +59,7 @@ export async function ask<T>(
   signal: AbortSignal | undefined,
   reading: StepReading<T>,
 ): Promise<T | undefined> {
+  ledger.asked++;
   const first = await askOnce(llm, ledger, call, signal, undefined);
   if (first === undefined) return undefined;
   const read = reading.read(first);

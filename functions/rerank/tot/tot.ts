@@ -2,7 +2,7 @@ import { sha256Hex } from "../../../shared/hash.ts";
 import { promptTag } from "../../../shared/llm/prompt.ts";
 import { DEFAULT_BATCH_CONCURRENCY } from "../../../shared/rerank/batch.ts";
 import type { TotOptions, TotUnit } from "../../../shared/rerank/tot/options.ts";
-import type { RerankDocument } from "../../../shared/rerank/types.ts";
+import type { Readings, RerankDocument } from "../../../shared/rerank/types.ts";
 import type { Deps } from "../../../shared/runtime.ts";
 import { totAgentPrompt } from "../../../prompts/tot-agent.ts";
 import { totQualityPrompt } from "../../../prompts/tot-quality.ts";
@@ -28,8 +28,8 @@ export type TotResponse = {
   tree: TotTree;
   usage: { tokens_in: number; tokens_out: number; llm_calls: number; cached: boolean };
   degraded: boolean;
-  /** Score replies still unreadable after their correction turn: counted, never scored 0. */
-  unreadable?: number;
+  /** Scores asked, and those still unreadable after their correction turn (never scored 0). */
+  readings?: Readings;
   warnings?: string[];
 };
 
@@ -151,7 +151,13 @@ export async function rerankTot(
       levels,
     },
     degraded: levels.some((level) => level.degraded),
-    ...(unreadable > 0 ? { unreadable } : {}),
+    readings: {
+      asked: levels.reduce(
+        (sum, level) => sum + level.candidates.length * level.dimensions.length,
+        0,
+      ),
+      unreadable,
+    },
     ...(warnings.length ? { warnings } : {}),
   };
   if (!full.degraded) await deps.cache.set(key, full, { ttlSeconds: RESULT_TTL_SECONDS });
