@@ -223,6 +223,11 @@ Deno.test("POST /v1/rerank tot answers 400 for options it cannot take", async ()
     ],
     [{ strategy: "tot", tot: { dimensions: { level2: ["lexical"] } } }, /level2: must name two/],
     [{ strategy: "tot", tot: { unit: "word" } }, /tot\.unit/],
+    [{ strategy: "tot", tot: { models: { flavour: "m" } } }, /tot\.models\.flavour/],
+    [
+      { strategy: "tot", tot: { models: { fluency: " " } } },
+      /^tot\.models\.fluency: must name a model/,
+    ],
     [{ strategy: "tot", tot: { depth: 3 } }, /tot/],
     [
       { strategy: "tot", documents: Array.from({ length: 101 }, (_, i) => `doc ${i}`) },
