@@ -55,12 +55,15 @@ export function normalizeReply(text: string): string {
  */
 const REFUSAL_OPENING =
   /^\W*(?:(?:I'?m|I\s+am)\s+(?:very\s+|so\s+)?sorry|(?:I'm|I\s+am)\s+(?:not\s+able|unable|afraid)|sorry|(?:I\s+)?apologi[sz]e|unfortunately|as\s+an\s+ai(?:\s+language)?\s+model|I\s+(?:can(?:no|')t|cannot|won'?t|will\s+not|am\s+(?:not\s+able|unable)|'m\s+(?:not\s+able|unable)|must\s+decline|do\s+not\s+feel\s+comfortable|don't\s+feel\s+comfortable))\b/i;
+// The model declining in the first person: "the document cannot answer it" declines nothing.
 const DECLINES =
-  /\b(?:can(?:no|')t|cannot|won'?t|will\s+not|unable|not\s+able|decline|refuse|not\s+(?:comfortable|appropriate|permitted|allowed))\b/i;
+  /\b(?:I|I'm|I\s+am|we)\s+(?:(?:really|simply|afraid\s+I)\s+)?(?:(?:can(?:no|')t|cannot)(?!\s+(?:say|tell|be\s+(?:sure|certain)|help\s+but|deny|stress|emphasi[sz]e|overstate))|won'?t|will\s+not|(?:am\s+|'m\s+)?(?:unable|not\s+able)|must\s+decline|(?:have\s+to\s+|must\s+)?refuse|do\s+not\s+feel|don't\s+feel)|\b(?:I'm|I\s+am)\s+(?:unable|not\s+able)\b/i;
 
 /**
- * Whether the reply is a refusal: its opening sentence declines the task.
- * "I'm sorry, but the passage is off-topic. Score: 0" is not one (it declines nothing).
+ * Whether the reply is a refusal: its opening sentence declines the task in
+ * the first person. "I'm sorry, but the passage is off-topic. Score: 0" and
+ * "Unfortunately, the document cannot answer it. Score: 0" are not (they
+ * decline nothing).
  *
  * @example
  * isRefusal("I'm sorry, but I can't help with that."); // true
