@@ -209,3 +209,20 @@ Deno.test("readSimilarityReply() accepts 0-5, decimals too, in either mode", () 
   assert.equal(readSimilarityReply("", { score: 3.5 })?.score, 3.5);
   assert.equal(readSimilarityReply("", { score: 7 }), undefined);
 });
+
+Deno.test("judges record revised: true when a reply changed its verdict, and the last one stands", () => {
+  const retrieval = readRetrievalReply(
+    "Score: 2 — actually no, on reflection it does not fully answer the question, so 1.",
+    undefined,
+  );
+  assert.equal(retrieval?.score, 1);
+  assert.equal(retrieval?.revised, true);
+  assert.equal(readRetrievalReply("Score: 1", undefined)?.revised, undefined);
+  const pairwise = readPairwiseReply(
+    "Verdict: A is better.\n\nOn reflection, though, Assistant B wins.",
+    undefined,
+  );
+  assert.deepEqual([pairwise.verdict, pairwise.revised], ["B", true]);
+  const unsettled = readRetrievalReply("Score: 2 — wait, I am not sure any more.", undefined);
+  assert.equal(unsettled, undefined, "a revision with no value after it is unreadable");
+});
