@@ -8,6 +8,7 @@ import {
   JUDGED_RETRIEVED,
   type Passage,
   type RetrievedPassage,
+  type StepReadings,
   type VariantRun,
 } from "./types.ts";
 
@@ -18,6 +19,8 @@ type Reranked = {
   degraded?: boolean;
   /** ITEM's iterations: the last one's utility set is what it judged useful. */
   iterations?: { utility: number[] }[];
+  /** Values the rerank asked of its model, and those unreadable after a correction. */
+  readings?: { asked: number; unreadable: number };
 };
 type Answered = { answer: string; citations: unknown[]; answered: boolean };
 type Usage = { steps: StepRecord[]; total_ms: number; cost_usd?: number | null };
@@ -40,6 +43,29 @@ export function fallbacksOf(collected: Collected): Fallbacks | undefined {
       : {}),
   };
   return Object.keys(fallbacks).length ? fallbacks : undefined;
+}
+
+/**
+ * The replies each model step of the run asked for and left unreadable
+ * after one correction: the rerank's scores or judgments (every LLM
+ * strategy, ITEM and ToT included), the generated rubric, the query
+ * variations. The report's degraded share counts them beside the judges'.
+ */
+export function stepReadingsOf(collected: Collected, pipeline: Pipeline): StepReadings {
+  const fell = fallbacksOf(collected) ?? {};
+  const once = (asked: boolean, failed: boolean) => ({
+    asked: asked ? 1 : 0,
+    unreadable: asked && failed ? 1 : 0,
+  });
+  const strategy = pipeline.rerank?.strategy;
+  return {
+    rerank: collected.reranked?.readings ?? { asked: 0, unreadable: 0 },
+    rubric: once(
+      strategy === "two-turn" || strategy === "two-turn-relevance",
+      Boolean(fell.rubric),
+    ),
+    variations: once(pipeline.retrieval.fusion > 0, Boolean(fell.variations)),
+  };
 }
 
 function toPassage(hit: SearchHit): Passage {
@@ -110,6 +136,7 @@ export async function runVariantOver(
     degraded: Boolean(retrieved.degraded || reranked?.degraded),
     ...(utility ? { utility_doc_ids: utility } : {}),
     ...(fallbacksOf(collected) ? { fallbacks: fallbacksOf(collected) } : {}),
+    readings: stepReadingsOf(collected, input.pipeline),
     cost_usd: usage.cost_usd ?? null,
   };
 }

@@ -5,9 +5,11 @@ const count = (judged: number, excluded: number): JudgeCount => ({ judged, exclu
 /**
  * How far one variant's numbers can be trusted: per judge, the judgments
  * made and those left out of every aggregate (no score: the reply stayed
- * unreadable after a correction, or the judge was unreachable); the share
- * of all judgments left out; and the runs whose pipeline fell back (rubric,
- * rerank order, query variations).
+ * unreadable after a correction, or the judge was unreachable); per
+ * pipeline step, the values asked of its model and those left unreadable
+ * after a correction (rerank, ITEM and ToT scores, the rubric, the
+ * variations); the share of all of them left out; and the runs whose
+ * pipeline fell back (rubric, rerank order, query variations).
  */
 export function reliabilityOf(name: string, questions: readonly QuestionResult[]): Reliability {
   const results = questions.flatMap((question) => {
@@ -35,7 +37,14 @@ export function reliabilityOf(name: string, questions: readonly QuestionResult[]
     answer: count(answers.length, answers.filter((result) => result.answer_scores === null).length),
     pairwise: count(games.length, games.filter((game) => game.winner === null).length),
   };
-  const all = Object.values(judges);
+  const readings = results.flatMap((result) => result.run?.readings ? [result.run.readings] : []);
+  const step = (kind: "rerank" | "rubric" | "variations") =>
+    count(
+      readings.reduce((sum, reading) => sum + reading[kind].asked, 0),
+      readings.reduce((sum, reading) => sum + reading[kind].unreadable, 0),
+    );
+  const steps = { rerank: step("rerank"), rubric: step("rubric"), variations: step("variations") };
+  const all = [...Object.values(judges), ...Object.values(steps)];
   const judged = all.reduce((sum, judge) => sum + judge.judged, 0);
   const excluded = all.reduce((sum, judge) => sum + judge.excluded, 0);
   const runs = results.flatMap((result) => result.run ? [result.run] : []);
@@ -44,6 +53,7 @@ export function reliabilityOf(name: string, questions: readonly QuestionResult[]
   const fellBack = runs.filter((run) => Object.keys(run.fallbacks ?? {}).length > 0).length;
   return {
     judges,
+    steps,
     degraded_share: judged ? excluded / judged : null,
     fallbacks: {
       runs: fellBack,

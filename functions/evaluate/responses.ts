@@ -22,7 +22,18 @@ const reliabilitySchema = z.object({
     answer: judgeCountSchema,
     pairwise: judgeCountSchema,
   }),
-  degraded_share: z.number().nullable(),
+  steps: z.object({
+    rerank: judgeCountSchema,
+    rubric: judgeCountSchema,
+    variations: judgeCountSchema,
+  }).optional().meta({
+    description: "Per pipeline step: values asked of its model (judged) and replies left " +
+      "unreadable after one correction (excluded): rerank scores, ITEM judgments, ToT scores, " +
+      "the generated rubric, the query variations",
+  }),
+  degraded_share: z.number().nullable().meta({
+    description: "Everything left unread over everything asked: judges' and steps' together",
+  }),
   fallbacks: z.object({
     runs: z.number().int(),
     rubric: z.number().int(),
@@ -31,8 +42,8 @@ const reliabilitySchema = z.object({
   }),
   fallback_share: z.number().nullable(),
 }).meta({
-  description: "Judgments left out (unreadable after a correction) per judge, and runs that fell " +
-    "back; past EVAL_MAX_DEGRADED_SHARE the verdict names no winner",
+  description: "Judgments and step replies left out (unreadable after a correction), and runs " +
+    "that fell back; past EVAL_MAX_DEGRADED_SHARE the verdict names no winner",
 });
 
 /** `GET /v1/evaluations/:id`: the summary fields appear once the run is done. */

@@ -63,11 +63,17 @@ export type VariantRun = {
    * retrieval order) or the query variations (fusion ran on the query alone).
    */
   fallbacks?: Fallbacks | undefined;
+  /** What each model step asked of its model and left unreadable after a correction. */
+  readings?: StepReadings | undefined;
   /** USD over the pipeline's steps (`usage.cost_usd`); null: a model with no known price. */
   cost_usd?: number | null;
 };
 
 export type Fallbacks = { rubric?: true; rerank_order?: true; variations?: true };
+
+/** Values a step asked of its model, and those unreadable after one correction turn. */
+export type StepReading = { asked: number; unreadable: number };
+export type StepReadings = { rerank: StepReading; rubric: StepReading; variations: StepReading };
 
 /** Everything measured for one question × variant. */
 export type VariantResult = {
@@ -169,7 +175,16 @@ export type Reliability = {
     answer: JudgeCount;
     pairwise: JudgeCount;
   };
-  /** Left-out judgments over all judgments; null without judgments. */
+  /**
+   * Each pipeline step's replies: values asked and those unreadable after
+   * a correction (rerank scores, ITEM judgments and ToT scores; the
+   * rubric; the query variations), as `judged` / `excluded`.
+   */
+  steps?: { rerank: JudgeCount; rubric: JudgeCount; variations: JudgeCount };
+  /**
+   * Everything left unread over everything asked: the judges' left-out
+   * judgments and every step's unreadable replies; null when nothing was asked.
+   */
   degraded_share: number | null;
   fallbacks: { runs: number; rubric: number; rerank_order: number; variations: number };
   /** Runs with any fallback over all runs; null without runs. */

@@ -22,7 +22,10 @@ export type FusionResult = {
   usage: TokenUsage;
 };
 
-const NO_VARIATIONS_REASON = "no query variations could be written: the original query alone";
+const NO_VARIATIONS_REASON =
+  "no query variations could be read, even after a correction: fusion ran on the question alone";
+const REFUSED_VARIATIONS_REASON =
+  "the model refused to write query variations: fusion ran on the question alone";
 
 /** How deep each query's ranking goes before fusion: deeper than top_k, so fusion has room. */
 export function fusionDepth(topK: number): number {
@@ -43,7 +46,9 @@ export async function ragFusion(
     : { queries: [], degraded: false, usage: { tokens_in: 0, tokens_out: 0 } };
   const { sparseOnly, ...fused } = await retrieveAndFuse(deps, input, variations.queries, signal);
   const reasons = [
-    ...(variations.degraded ? [NO_VARIATIONS_REASON] : []),
+    ...(variations.degraded
+      ? [variations.refused ? REFUSED_VARIATIONS_REASON : NO_VARIATIONS_REASON]
+      : []),
     ...(sparseOnly ? [SPARSE_FALLBACK_REASON] : []),
   ];
   return {

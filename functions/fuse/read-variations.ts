@@ -1,3 +1,4 @@
+import { isRefusal, isRefusalOrSignOff, normalizeReply } from "../../shared/llm/reply-text.ts";
 import { z } from "zod";
 import { extractJsonObject } from "../../shared/llm/json.ts";
 
@@ -10,12 +11,17 @@ const PREAMBLE = /(?::\s*$|^(?:here|sure|okay|ok|certainly|of course)\b)/i;
  * `{"queries": [...]}` (bare or in a code fence), else a JSON array of
  * strings, else its numbered or bulleted lines (markdown emphasis removed),
  * else, when no line is numbered, its plain lines minus a preamble ("Here
- * are four queries:"). `cleanVariations` then de-numbers and de-duplicates.
+ * are four queries:"). The reply is normalised first; a refusal holds no
+ * query, and lines that decline or sign off ("If you have another question,
+ * feel free to ask!") are none. `cleanVariations` then de-numbers and de-duplicates.
  *
  * @example
  * readVariations("Sure! Here you go:\n1. **rrf formula**\n2. rank fusion k"); // ["1. rrf formula", "2. rank fusion k"]
  */
-export function readVariations(text: string): string[] {
+export function readVariations(reply: string): string[] {
+  const text = normalizeReply(reply);
+  // A refusal is no query: searching for "I'm sorry, but I can't…" finds nothing the user asked.
+  if (isRefusal(text)) return [];
   const object = queriesObject.safeParse(extractJsonObject(text));
   if (object.success) {
     const strings = object.data.queries.filter((query) => typeof query === "string");
@@ -25,7 +31,10 @@ export function readVariations(text: string): string[] {
   if (array.length > 0) return array;
   const lines = text.split(/\r?\n/)
     .map((line) => line.replace(/\*\*|__|`/g, "").trimEnd())
-    .filter((line) => line.trim() !== "" && !/^\s*```/.test(line));
+    .filter((line) =>
+      line.trim() !== "" && !/^\s*```/.test(line) &&
+      !isRefusalOrSignOff(line.replace(/^\s*(?:\d+\s*[.)]|[-*•])\s*/, ""))
+    );
   const listed = lines.filter((line) => LIST_ITEM.test(line)).map((line) =>
     line.replace(/^\s*#{1,6}\s*/, "")
   );

@@ -3,14 +3,28 @@ import { z } from "zod";
 import { queryVariationsPrompt } from "../../prompts/query-variations.ts";
 import type { ResilientCache } from "../../shared/cache/resilient.ts";
 import { sha256Hex } from "../../shared/hash.ts";
-import { completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
+import {
+  type ChatRequest,
+  completeObject,
+  completeText,
+  type TokenUsage,
+} from "../../shared/llm/chat.ts";
+import { correctionTurns, sumUsage } from "../../shared/llm/correction.ts";
+import { isRefusal } from "../../shared/llm/reply-text.ts";
+import { correctionPrompt } from "../../prompts/correction.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";
 import { promptTag, renderTemplate } from "../../shared/llm/prompt.ts";
 import { readVariations } from "./read-variations.ts";
 
 const variationsSchema = z.object({ queries: z.array(z.string()) });
 
-export type Variations = { queries: string[]; degraded: boolean; usage: TokenUsage };
+export type Variations = {
+  queries: string[];
+  degraded: boolean;
+  /** The model declined to write variations (even after a correction): a refusal is no query. */
+  refused?: true;
+  usage: TokenUsage;
+};
 
 /**
  * Keeps what looks like a query: trimmed, de-numbered, distinct from the
@@ -41,8 +55,10 @@ const VARIATIONS_TTL_SECONDS = 24 * 3600;
 /**
  * RAG-Fusion's first step: the LLM writes `count` search queries for the
  * question. Cached per normalized question, count, prompt version and model.
- * If the model's reply has no usable query, the result is empty and
- * `degraded`: fusion then runs on the original query alone.
+ * A reply with no usable query (a refusal included: it is never searched
+ * for) gets one correction turn; still none, the result is empty and
+ * `degraded` (`refused` when the model declined): fusion then runs on the
+ * original query alone and says so.
  */
 export async function generateQueryVariations(
   deps: { llm: LlmContext; cache: ResilientCache },
@@ -73,25 +89,45 @@ export async function generateQueryVariations(
     }),
     signal,
   };
-  let candidates: string[];
-  let usage: TokenUsage;
-  if (deps.llm.structuredOutputs) {
-    const reply = await completeObject(deps.llm, {
-      ...request,
-      schema: variationsSchema,
-      schemaName: "query_variations",
-    });
-    // A provider that ignores the JSON format still wrote queries: read them from its lines.
-    candidates = reply.object?.queries ?? readVariations(reply.text);
-    usage = reply.usage;
-  } else {
-    const reply = await completeText(deps.llm, request);
-    candidates = readVariations(reply.text);
-    usage = reply.usage;
+  const format = renderTemplate(
+    deps.llm.structuredOutputs
+      ? queryVariationsPrompt.formatJson
+      : queryVariationsPrompt.formatText,
+    { count },
+  );
+  const ask = async (followUp?: ChatRequest["followUp"]) => {
+    if (deps.llm.structuredOutputs) {
+      const reply = await completeObject(deps.llm, {
+        ...request,
+        followUp,
+        schema: variationsSchema,
+        schemaName: "query_variations",
+      });
+      // A provider that ignores the JSON format still wrote queries: read them from its lines.
+      const candidates = reply.object?.queries ?? readVariations(reply.text);
+      return { ...reply, queries: cleanVariations(candidates, query, count) };
+    }
+    const reply = await completeText(deps.llm, { ...request, followUp });
+    return { ...reply, queries: cleanVariations(readVariations(reply.text), query, count) };
+  };
+  const first = await ask();
+  let usage = first.usage;
+  let queries = first.queries;
+  let refused = isRefusal(first.text);
+  if (queries.length === 0) {
+    // One correction turn; a refusal gets it too (models often comply on the second ask).
+    const second = await ask(correctionTurns(first.text, correctionPrompt.noQueries, format));
+    usage = sumUsage(first.usage, second.usage);
+    queries = second.queries;
+    refused = queries.length === 0 && (refused || isRefusal(second.text));
   }
-  const queries = cleanVariations(candidates, query, count);
   if (queries.length > 0) {
     await deps.cache.set(key, queries, { ttlSeconds: VARIATIONS_TTL_SECONDS });
   }
-  return { queries, degraded: queries.length === 0, usage };
+  return {
+    queries,
+    degraded: queries.length === 0,
+    ...(refused ? { refused: true as const } : {}),
+    usage,
+  };
 }

@@ -6,8 +6,9 @@ import { askJudgeReadably } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine, renderJudgedDocuments } from "./render.ts";
 import { addUsage, NO_USAGE } from "./usage.ts";
-import { ANSWER_SCALE, clampGrade, lastJsonObject } from "./parse.ts";
-import { readLabelledScore } from "../../shared/llm/read-score.ts";
+import { ANSWER_SCALE, lastJsonObject, parseGrade } from "./parse.ts";
+import { readLabelled } from "../../shared/llm/read-score.ts";
+import { isRefusal, normalizeReply, withoutQuotedText } from "../../shared/llm/reply-text.ts";
 import { judgeRetrieval } from "./retrieval.ts";
 import type {
   AnswerEvaluation,
@@ -27,7 +28,8 @@ export type AnswerInput = {
   judgments?: readonly RetrievalJudgment[] | undefined;
 };
 
-const grade = z.unknown().transform((value) => clampGrade(value, 2)).pipe(z.number());
+// A score off 0-2 is unreadable, never clamped (docs/model-replies.md).
+const grade = z.unknown().transform((value) => parseGrade(value, 2)).pipe(z.number());
 const lowerKeys = z.record(z.string(), z.unknown()).transform((object) =>
   Object.fromEntries(Object.entries(object).map(([key, value]) => [key.toLowerCase(), value]))
 );
@@ -50,14 +52,19 @@ const KEYS = ["relevance", "accuracy", "completeness", "precision"] as const;
 
 /**
  * Scores from a reply: the last JSON object with all four keys (any case),
- * each rounded and clamped to 0-2, its reasoning the `reasoning` field or
- * the text before it; else one labelled line per key (`Accuracy: 1`,
- * `**Accuracy:** 1/2`, a table row), each a whole 0-2, the reasoning the
- * text's other lines. A key missing or out of range is no scores at all.
+ * each a whole 0-2 (off the scale is no score: never clamped), its
+ * reasoning the `reasoning` field or the text before it; else one labelled
+ * line or clause per key (`Accuracy: 1`, `**Accuracy:** 1/2`, a table row,
+ * `Relevance: 2, Accuracy: 1, …` on one line), each a whole 0-2, the last
+ * stated value winning when the reply revises one (`revised`), the
+ * reasoning the text's other lines. Normalised first; a refusal, or a key
+ * missing or out of range, is no scores at all.
  */
 export function readAnswerReply(
-  text: string,
-): { scores: AnswerScores; reasoning: string } | undefined {
+  reply: string,
+): { scores: AnswerScores; reasoning: string; revised?: true } | undefined {
+  const text = normalizeReply(reply);
+  if (isRefusal(text)) return undefined;
   const found = lastJsonObject(text, scoresSchema);
   if (found) {
     const { reasoning, ...scores } = found.value;
@@ -69,16 +76,19 @@ export function readAnswerReply(
     };
   }
   const scores: Partial<AnswerScores> = {};
+  let revised = false;
+  const unquoted = withoutQuotedText(text);
   for (const key of KEYS) {
-    const value = readLabelledScore(text, [key], ANSWER_SCALE);
-    if (value === undefined) return undefined;
-    scores[key] = value;
+    const read = readLabelled(unquoted, [key], ANSWER_SCALE);
+    if (read === undefined || read === "unsettled") return undefined;
+    scores[key] = read.value;
+    revised ||= read.revised;
   }
   const labelled = new RegExp(`^[\\W_]*(?:${KEYS.join("|")})\\b`, "i");
   const reasoning = text.split(/\r?\n/).filter((line) =>
     !labelled.test(line) && !/^\s*\|?[\s|:-]*$/.test(line) && !/^\s*\|\s*criterion/i.test(line)
   ).join("\n").trim();
-  return { scores: scores as AnswerScores, reasoning };
+  return { scores: scores as AnswerScores, reasoning, ...(revised ? { revised: true } : {}) };
 }
 
 /**
@@ -147,6 +157,7 @@ export async function judgeAnswer(
   return {
     scores: judged.scores,
     reasoning: judged.reasoning,
+    ...("revised" in judged && judged.revised ? { revised: true as const } : {}),
     degraded: judged.degraded || context.degraded,
     usage: addUsage(context.usage, judged.usage),
   };

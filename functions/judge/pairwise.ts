@@ -9,7 +9,7 @@ import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine } from "./render.ts";
 import { addUsage } from "./usage.ts";
 import { parseVerdictValue, swapVerdict } from "./parse.ts";
-import { readVerdictText } from "./read-verdict.ts";
+import { readVerdictRevised } from "./read-verdict.ts";
 import type {
   JudgeDocument,
   PairwiseEvaluation,
@@ -31,6 +31,7 @@ export type PairwiseInput = {
 type Game = {
   verdict: Verdict | undefined;
   reasoning: string;
+  revised?: boolean;
   usage: TokenUsage;
   degraded: boolean;
 };
@@ -41,15 +42,17 @@ const responseSchema = z.object({ reasoning: z.string(), verdict: z.enum(["A", "
 export function readPairwiseReply(
   text: string,
   object: { verdict?: unknown; reasoning?: unknown } | undefined,
-): { verdict: Verdict | undefined; reasoning: string } {
+): { verdict: Verdict | undefined; reasoning: string; revised: boolean } {
   const structured = parseVerdictValue(object?.verdict);
   if (structured) {
     return {
       verdict: structured,
       reasoning: typeof object?.reasoning === "string" ? object.reasoning.trim() : "",
+      revised: false,
     };
   }
-  return { verdict: readVerdictText(text), reasoning: text.trim() };
+  const read = readVerdictRevised(text);
+  return { verdict: read?.verdict, reasoning: text.trim(), revised: read?.revised ?? false };
 }
 
 /** One order of one game, as the judge sees it: `first` is Assistant A. */
@@ -134,6 +137,7 @@ export async function judgePairwise(
       `Answer B shown first (the judge saw it as Assistant A): ${
         second.reasoning || "(no reasoning)"
       }`,
+    ...(first.revised || second.revised ? { revised: true as const } : {}),
     degraded: first.degraded || second.degraded || context.degraded,
     usage: addUsage(context.usage, first.usage, second.usage),
   };

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { tokenUsageSchema } from "../../shared/responses.ts";
 
 const verdictSchema = z.enum(["A", "B", "C"]).meta({ description: "C is a tie" });
+const revisedSchema = z.literal(true).optional().meta({
+  description: "The judge's reply changed its verdict on the way; its last stated one stands",
+});
 const degradedSchema = z.boolean().meta({
   description: "True when the model's output was unusable and a fallback stands in",
 });
@@ -16,6 +19,7 @@ export const retrievalJudgmentsSchema = z.object({
     }),
     reason: z.string(),
     degraded: z.literal(true).optional(),
+    revised: revisedSchema,
   })),
   precision: z.number().nullable().meta({
     description: "REBEL's retrieval precision: the share judged ≥ 1 among the documents with " +
@@ -39,6 +43,7 @@ export const answerJudgmentSchema = z.object({
     description: "null when the judge's reply held no readable scores after one correction",
   }),
   reasoning: z.string(),
+  revised: revisedSchema,
   degraded: degradedSchema,
   usage: tokenUsageSchema,
 });
@@ -54,6 +59,7 @@ export const pairwiseJudgmentSchema = z.object({
   }),
   orders_disagree: z.boolean(),
   reasoning: z.string(),
+  revised: revisedSchema,
   degraded: degradedSchema,
   usage: tokenUsageSchema,
 });
@@ -64,6 +70,7 @@ export const similarityJudgmentSchema = z.object({
     description: "0-5; null when the judge's reply stayed unreadable after one correction",
   }),
   reason: z.string(),
+  revised: revisedSchema,
   degraded: degradedSchema,
   usage: tokenUsageSchema,
 });

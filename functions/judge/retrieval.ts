@@ -10,7 +10,7 @@ import { oneLine, renderJudgedDocuments } from "./render.ts";
 import { addUsage } from "./usage.ts";
 import { retrievalPrecision } from "../../shared/judge/precision.ts";
 import { parseGrade, RETRIEVAL_SCALE, withoutScoreLines } from "./parse.ts";
-import { readScore } from "../../shared/llm/read-score.ts";
+import { readScoreRevised } from "../../shared/llm/read-score.ts";
 import type {
   JudgeDocument,
   RelevanceGrade,
@@ -27,6 +27,7 @@ const replySchema = z.object({ reason: z.string(), score: z.number() });
 type Graded = {
   score: RelevanceGrade | null;
   reason: string;
+  revised?: true;
   degraded: boolean;
   usage: TokenUsage;
 };
@@ -40,14 +41,20 @@ const UNREACHABLE_REASON = "The judge could not be reached: left out of precisio
 export function readRetrievalReply(
   text: string,
   object: { reason?: unknown; score?: unknown } | undefined,
-): { score: RelevanceGrade; reason: string } | undefined {
+): { score: RelevanceGrade; reason: string; revised?: true } | undefined {
   const structured = parseGrade(object?.score, 2);
-  const score = structured ?? readScore(text, RETRIEVAL_SCALE);
-  if (score === undefined) return undefined;
+  const read = structured !== undefined
+    ? { value: structured, revised: false }
+    : readScoreRevised(text, RETRIEVAL_SCALE);
+  if (read === undefined) return undefined;
   const reason = structured !== undefined && typeof object?.reason === "string"
     ? object.reason
     : withoutScoreLines(text);
-  return { score: score as RelevanceGrade, reason: oneLine(reason).slice(0, MAX_REASON_CHARS) };
+  return {
+    score: read.value as RelevanceGrade,
+    reason: oneLine(reason).slice(0, MAX_REASON_CHARS),
+    ...(read.revised ? { revised: true as const } : {}),
+  };
 }
 
 async function gradeDocument(
@@ -117,8 +124,14 @@ export async function judgeRetrieval(
     if (outcome.status === "rejected") {
       return { index, score: null, reason: UNREACHABLE_REASON, degraded: true };
     }
-    const { score, reason, degraded } = outcome.value;
-    return { index, score, reason, ...(degraded ? { degraded: true as const } : {}) };
+    const { score, reason, degraded, revised } = outcome.value;
+    return {
+      index,
+      score,
+      reason,
+      ...(degraded ? { degraded: true as const } : {}),
+      ...(revised ? { revised: true as const } : {}),
+    };
   });
   const usages = settled.flatMap((outcome) =>
     outcome.status === "fulfilled" ? [outcome.value.usage] : []

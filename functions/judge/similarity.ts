@@ -6,7 +6,7 @@ import { askJudgeReadably } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine } from "./render.ts";
 import { withoutScoreLines } from "./parse.ts";
-import { readScore, type ScoreScale } from "../../shared/llm/read-score.ts";
+import { readScore, readScoreRevised, type ScoreScale } from "../../shared/llm/read-score.ts";
 import type { SimilarityEvaluation } from "../../shared/judge/types.ts";
 
 export const SIMILARITY_MAX = 5;
@@ -33,14 +33,20 @@ const responseSchema = z.object({ reason: z.string(), score: z.number() });
 export function readSimilarityReply(
   text: string,
   object: { reason?: unknown; score?: unknown } | undefined,
-): { score: number; reason: string } | undefined {
+): { score: number; reason: string; revised?: true } | undefined {
   const structured = structuredScore(object?.score);
-  const score = structured ?? readScore(text, SIMILARITY_SCORE_SCALE);
-  if (score === undefined) return undefined;
+  const read = structured !== undefined
+    ? { value: structured, revised: false }
+    : readScoreRevised(text, SIMILARITY_SCORE_SCALE);
+  if (read === undefined) return undefined;
   const reason = structured !== undefined && typeof object?.reason === "string"
     ? object.reason
     : withoutScoreLines(text);
-  return { score, reason: oneLine(reason).slice(0, MAX_REASON_CHARS) };
+  return {
+    score: read.value,
+    reason: oneLine(reason).slice(0, MAX_REASON_CHARS),
+    ...(read.revised ? { revised: true as const } : {}),
+  };
 }
 
 /**

@@ -7,7 +7,12 @@ import {
 } from "../../shared/rerank/batch.ts";
 import type { Rubric } from "../../shared/rerank/rubric.ts";
 import type { Discarded } from "../../shared/rerank/score.ts";
-import type { RerankDocument, RerankStrategy, Scores } from "../../shared/rerank/types.ts";
+import type {
+  Readings,
+  RerankDocument,
+  RerankStrategy,
+  Scores,
+} from "../../shared/rerank/types.ts";
 import { type ResolvedRubric, twoTurnRubric } from "./two-turn.ts";
 import { rerankItem } from "./item/item.ts";
 import { rerankTot, type TotTree } from "./tot/tot.ts";
@@ -68,6 +73,8 @@ export type RerankResponse = {
   stop_reason?: ItemStopReason;
   /** Strategy tot: each level's dimensions, thresholds and candidates. */
   tree?: TotTree;
+  /** Values asked of the model, and those unreadable after a correction (every LLM strategy). */
+  readings?: Readings;
 };
 
 const RESULT_TTL_SECONDS = 24 * 3600;
@@ -187,6 +194,7 @@ export async function rerank(
     ...(request.strategy === "relevance" ? {} : { rubric: resolved.rubric }),
     degraded: batched.degraded || resolved.degraded,
     ...(warnings.length ? { warnings } : {}),
+    readings: batched.readings,
   };
   if (!full.degraded) await deps.cache.set(key, full, { ttlSeconds: RESULT_TTL_SECONDS });
   return {

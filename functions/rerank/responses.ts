@@ -38,6 +38,15 @@ export const rerankResponseSchema = z.object({
   tree: totTreeSchema.optional().meta({
     description: "Strategy tot: each level's dimensions, thresholds and candidates",
   }),
+  readings: z.object({
+    asked: z.number().int().meta({
+      description: "Values asked of the model: document scores, ToT scores, ITEM judgments",
+    }),
+    unreadable: z.number().int().meta({
+      description: "Of those, replies still unreadable after one correction turn: no score, " +
+        "never 0; counted in the evaluation's degraded share",
+    }),
+  }).optional(),
 });
 
 /** `POST /v2/rerank`: Cohere v2's shape, and `discarded`, sift's extension. */

@@ -22,6 +22,8 @@ export type RetrievalJudgment = {
   score: RelevanceGrade | null;
   reason: string;
   degraded?: true;
+  /** The reply changed its grade on the way ("Score: 2 — actually no, … so 1"): the last stands. */
+  revised?: true;
 };
 
 export type RetrievalEvaluation = {
@@ -48,6 +50,8 @@ export type AnswerEvaluation = {
   /** Each 0-2; null when the judge's reply held no readable scores (`degraded`). */
   scores: AnswerScores | null;
   reasoning: string;
+  /** The reply changed a score on the way: the last stated one stands. */
+  revised?: true;
   degraded: boolean;
   usage: TokenUsage;
 };
@@ -69,6 +73,8 @@ export type PairwiseEvaluation = {
   /** True when the two orders did not agree: the judge's position bias showing. */
   orders_disagree: boolean;
   reasoning: string;
+  /** An order's reply changed its verdict on the way: the last stated one stands. */
+  revised?: true;
   degraded: boolean;
   usage: TokenUsage;
 };
@@ -77,6 +83,8 @@ export type SimilarityEvaluation = {
   /** REBEL's answer similarity, 0-5 against a reference answer; null when unreadable (`degraded`). */
   score: number | null;
   reason: string;
+  /** The reply changed its score on the way: the last stated one stands. */
+  revised?: true;
   degraded: boolean;
   usage: TokenUsage;
 };

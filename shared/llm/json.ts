@@ -27,3 +27,58 @@ export function extractJsonObject(text: string): unknown {
   }
   return undefined;
 }
+
+/** A top-level `"key": value` whose value is complete: a following `,` or `}` proves it. */
+const COMPLETE_FIELD =
+  /"([^"\\]{1,64})"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)\s*(?=[,}])/g;
+
+/**
+ * The complete fields of a JSON object the reply cut off (a token limit, a
+ * stream stopped): `{"score": 2, "reason": "The passage gives` holds a
+ * complete `score`. Only fields proven complete by the `,` or `}` after them
+ * are read, and only at the object's top level; `undefined` when the reply
+ * has a whole object (read that instead) or no cut-off one.
+ *
+ * @example
+ * completeFieldsOfCutObject('{"score": 2, "reason": "The passage'); // { score: 2 }
+ */
+export function completeFieldsOfCutObject(text: string): Record<string, unknown> | undefined {
+  if (extractJsonObject(text) !== undefined) return undefined;
+  const start = text.indexOf("{");
+  if (start === -1) return undefined;
+  const fields: Record<string, unknown> = {};
+  let depth = 0;
+  let inString = false;
+  let topLevel = "";
+  for (let i = start; i < text.length; i++) {
+    const char = text[i]!;
+    if (inString) {
+      if (char === "\\") i++;
+      else if (char === '"') inString = false;
+      if (depth === 1) topLevel += text.slice(char === "\\" ? i - 1 : i, i + 1);
+      continue;
+    }
+    if (char === "{" || char === "[") {
+      depth++;
+      // A nested value stands in as one string: its own fields are not the object's.
+      if (depth === 2) topLevel += '"…"';
+      else if (depth === 1) topLevel += char;
+      continue;
+    }
+    if (char === "}" || char === "]") {
+      depth--;
+      if (depth === 0) topLevel += char;
+      continue;
+    }
+    if (char === '"') inString = true;
+    if (depth === 1) topLevel += char;
+  }
+  for (const match of topLevel.matchAll(COMPLETE_FIELD)) {
+    try {
+      fields[match[1]!] = JSON.parse(match[2]!);
+    } catch {
+      // A field whose value does not parse is not complete.
+    }
+  }
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}

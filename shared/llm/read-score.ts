@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { extractJsonObject } from "./json.ts";
+import { completeFieldsOfCutObject, extractJsonObject } from "./json.ts";
+import { isRefusal, lastRevisionAt, normalizeReply, withoutQuotedText } from "./reply-text.ts";
 
 /**
  * Reading one score out of a model's free-text reply the way a careful
@@ -96,7 +97,8 @@ function wordValue(phrase: string, scale: ScoreScale): number | undefined {
 const jsonScore = z.record(z.string(), z.unknown());
 
 function fromJson(text: string, scale: ScoreScale, keys: readonly string[]): number | undefined {
-  const object = jsonScore.safeParse(extractJsonObject(text));
+  // A cut-off object is read for the fields it completed (`{"score": 2, "reason": "The…`).
+  const object = jsonScore.safeParse(extractJsonObject(text) ?? completeFieldsOfCutObject(text));
   if (!object.success) return undefined;
   for (const key of keys) {
     const entry = Object.entries(object.data).find(([name]) => name.toLowerCase() === key);
@@ -108,31 +110,49 @@ function fromJson(text: string, scale: ScoreScale, keys: readonly string[]): num
   return undefined;
 }
 
+/** A score as read, and whether the reply revised itself on the way (the last stated value wins). */
+export type ReadScore = { value: number; revised: boolean };
+
 /**
  * The score a reply gives on `scale`, or `undefined` when a careful reader
- * could not say. In order: a JSON object's `score` (or a label's) field;
- * the last labelled line (`Score: 2`, `**Relevance:** 2/2`, a table row
- * `| Score | 4 |`) whose value fits the scale; a reply that is only a value;
- * the one value prose gives ("I would rate it 4 out of 5"), when it gives one.
+ * could not say. The reply is normalised first (`２`, `٤`, curly quotes) and
+ * a refusal is none. In order: a JSON object's `score` (or a label's) field,
+ * also from an object cut off after that field; the last labelled line or
+ * clause (`Score: 2`, `**Relevance:** 2/2`, `Relevance: 2, Accuracy: 1`, a
+ * table row `| Score | 4 |`) whose value fits the scale, quoted text set
+ * aside; a reply that is only a value; the one value prose gives ("I would
+ * rate it 4 out of 5"), when it gives one.
  *
  * @example
  * readScore("The answer is close.\n\n**Similarity:** 4 out of 5", { max: 5, integer: false }); // 4
  */
 export function readScore(text: string, scale: ScoreScale): number | undefined {
+  return readScoreRevised(text, scale)?.value;
+}
+
+/** `readScore`, saying also whether the reply revised its score (`revised` in the judgment). */
+export function readScoreRevised(reply: string, scale: ScoreScale): ReadScore | undefined {
+  const text = normalizeReply(reply);
+  if (isRefusal(text)) return undefined;
   const labels = ["score", "rating", "grade", ...(scale.labels ?? [])];
   const json = fromJson(text, scale, labels);
-  if (json !== undefined) return json;
-  const labelled = readLabelledScore(text, labels, scale);
+  if (json !== undefined) return { value: json, revised: false };
+  const unquoted = withoutQuotedText(text);
+  const labelled = readLabelled(unquoted, labels, scale);
+  if (labelled === "unsettled") return undefined;
   if (labelled !== undefined) return labelled;
-  const overOf = statedOver(text);
-  const whole = plainLines(text).filter(Boolean).join(" ");
+  const overOf = statedOver(unquoted);
+  const whole = plainLines(unquoted).filter(Boolean).join(" ");
   const bare = new RegExp(`^${VALUE}[\\s.!]*$`, "i").exec(whole);
-  if (bare) return onScale(toNumber(bare[1]!), overOf(bare[3] ? "100" : bare[2]), scale);
+  const once = (value: number | undefined) =>
+    value === undefined ? undefined : { value, revised: false };
+  if (bare) return once(onScale(toNumber(bare[1]!), overOf(bare[3] ? "100" : bare[2]), scale));
   if (whole.length <= 40) {
     const word = wordValue(whole, scale);
-    if (word !== undefined) return word;
+    if (word !== undefined) return once(word);
   }
-  return fromProse(whole, scale, overOf) ?? onStatedScale(whole, scale);
+  if (lastRevisionAt(whole) !== -1) return undefined;
+  return once(fromProse(whole, scale, overOf) ?? onStatedScale(whole, scale));
 }
 
 /** "On a scale from 0 to 10, this passage is an 8": the one number besides the stated scale. */
@@ -151,10 +171,41 @@ function statedOver(text: string): (over: string | undefined) => number | undefi
   return (over) => over !== undefined ? Number(over) : stated;
 }
 
+/** Words that may stand before a label: `Final score`, `Revised relevance`, `My rating`. */
+const LABEL_PREFIX = String
+  .raw`(?:(?:final|overall|my|the|total|relevance|similarity|revised|corrected|updated|new|adjusted|initial|first)\s+)*`;
+
+function labelPattern(labels: readonly string[]): string {
+  return String.raw`${LABEL_PREFIX}(?:${
+    labels.join("|")
+  }|(?:final|revised|corrected|updated)\s+(?:answer|judge?ment|assessment))(?:\s+(?:score|rating|grade|threshold))?\s*(?:\([^)]*\))?\s*`;
+}
+
 /**
- * The value on the last line labelled with one of `labels` (`Accuracy: 2`,
- * `**Accuracy score:** 2/2`, `| Accuracy | 2 |`) that fits `scale`; lines
- * whose value does not fit are skipped, so an earlier one stands.
+ * A line cut into clauses where a new label starts (`Relevance: 2, Accuracy:
+ * 1`, `Correcting myself: Score: 2`, `Relevance = 2 | Accuracy = 0`).
+ */
+function clauses(line: string, labels: readonly string[]): string[] {
+  const next = new RegExp(
+    String.raw`(?<=[.!?,;:|—–])\s+(?=${labelPattern(labels)}(?:[:=]))`,
+    "gi",
+  );
+  return line.split(next);
+}
+
+/** After a revision phrase, the value the clause settles on: `…, so 1.`, `make it 3`. */
+const SETTLED = new RegExp(
+  String
+    .raw`(?:\bso|\bthus|\bhence|\btherefore|\bmake\s+(?:it|that)|\bchanging\s+(?:it\s+)?to|\blower(?:ing)?\s+(?:it\s+)?to|\braise\s+(?:it\s+)?to|\bto|\binstead|\brather|→|=>|\bgive\s+(?:it\s+)?(?:an?\s+)?|\bit(?:'s|\s+is)|\bscore(?:\s+is)?\s*[:=]?)\s*(?:an?\s+)?${VALUE}[\s.!)]*$`,
+  "i",
+);
+
+/**
+ * The value on the last line or clause labelled with one of `labels`
+ * (`Accuracy: 2`, `**Accuracy score:** 2/2`, `| Accuracy | 2 |`) that fits
+ * `scale`; lines whose value does not fit are skipped, so an earlier one
+ * stands. A clause that takes its value back ("2 — actually no, …, so 1")
+ * gives the value it settles on, or leaves the reading unsettled.
  *
  * @example
  * readLabelledScore("Relevance: 2\nAccuracy: 1", ["accuracy"], { max: 2, integer: true }); // 1
@@ -164,26 +215,61 @@ export function readLabelledScore(
   labels: readonly string[],
   scale: ScoreScale,
 ): number | undefined {
+  const read = readLabelled(withoutQuotedText(normalizeReply(text)), labels, scale);
+  return read === "unsettled" ? undefined : read?.value;
+}
+
+/** `readLabelledScore` with its revision; `"unsettled"` when the last revision gives no value. */
+export function readLabelled(
+  text: string,
+  labels: readonly string[],
+  scale: ScoreScale,
+): ReadScore | "unsettled" | undefined {
   const overOf = statedOver(text);
   const labelled = new RegExp(
-    String.raw`(?:^|[.!?;]\s+)(?:(?:final|overall|my|the|total|relevance|similarity)\s+)*(?:${
-      labels.join("|")
-    })(?:\s+(?:score|rating|grade|threshold))?\s*(?:\([^)]*\))?\s*(?:[:=]|is|of|-|–|—)\s*(.*)$`,
+    String.raw`(?:^|[.!?;]\s+)${labelPattern(labels)}(?:[:=]|is|of|-|–|—)\s*(.*)$`,
     "i",
   );
   const valueLine = new RegExp(`^${VALUE}${TAIL}`, "i");
-  let found: number | undefined;
+  const values: number[] = [];
+  let unsettled = false;
+  let revisedInClause = false;
   for (const line of plainLines(text)) {
-    const label = labelled.exec(line);
-    if (!label) continue;
-    const rest = label[1]!.trim();
-    const number = valueLine.exec(rest);
-    const value = number
-      ? onScale(toNumber(number[1]!), overOf(number[3] ? "100" : number[2]), scale)
-      : wordValue(rest, scale);
-    if (value !== undefined) found = value;
+    for (const clause of clauses(line, labels)) {
+      const label = labelled.exec(clause);
+      if (!label) continue;
+      const rest = label[1]!.trim();
+      const number = valueLine.exec(rest);
+      let value = number
+        ? onScale(toNumber(number[1]!), overOf(number[3] ? "100" : number[2]), scale)
+        : wordValue(rest, scale) ?? wordValue(firstPhrase(rest), scale);
+      const revisedAt = lastRevisionAt(rest);
+      if (number && revisedAt !== -1) {
+        const settled = SETTLED.exec(rest.slice(revisedAt));
+        const first = value;
+        value = settled
+          ? onScale(toNumber(settled[1]!), overOf(settled[3] ? "100" : settled[2]), scale)
+          : undefined;
+        if (value === undefined) {
+          unsettled = true;
+          continue;
+        }
+        if (first !== undefined && first !== value) revisedInClause = true;
+      }
+      if (value !== undefined) {
+        values.push(value);
+        unsettled = false;
+      }
+    }
   }
-  return found;
+  if (unsettled) return "unsettled";
+  if (values.length === 0) return undefined;
+  return { value: values.at(-1)!, revised: revisedInClause || new Set(values).size > 1 };
+}
+
+/** A word grade's own words, before its comment: "Somewhat relevant — it discusses…". */
+function firstPhrase(rest: string): string {
+  return rest.split(/\s*(?:[—–,;.(:]|\s-\s|\bbecause\b|\bsince\b|\bas\b)/i)[0] ?? "";
 }
 
 const PROSE = new RegExp(

@@ -122,31 +122,68 @@ function signedRankAtMost(n: number, most: number): number {
 }
 
 /**
- * The Wilcoxon signed-rank test of a − b with SciPy's defaults
- * (`wilcoxon(a, b)`: zero differences dropped, no continuity correction):
- * the statistic is the smaller of the positive and negative rank sums; the
- * p-value is exact when no difference is zero or tied and n ≤ 50 (SciPy's
- * `method="auto"` since 1.13), else from the normal approximation with the
- * tie-corrected variance.
+ * The share of the 2^n sign assignments of the non-zero differences whose
+ * positive rank sum is at most / at least `observed` (SciPy's permutation
+ * test of the statistic: flipping a zero's sign changes nothing, so the
+ * zeros only repeat each assignment and leave the shares as they are).
+ * SciPy compares with a relative tolerance of 100 machine epsilons.
+ */
+function signFlipShares(ranks: readonly number[], observed: number) {
+  const gamma = Math.abs(observed) * Number.EPSILON * 100;
+  let atMost = 0;
+  let atLeast = 0;
+  const total = 2 ** ranks.length;
+  for (let signs = 0; signs < total; signs++) {
+    let plus = 0;
+    for (let i = 0; i < ranks.length; i++) if (signs & (1 << i)) plus += ranks[i]!;
+    if (plus <= observed + gamma) atMost++;
+    if (plus >= observed - gamma) atLeast++;
+  }
+  return { atMost: atMost / total, atLeast: atLeast / total };
+}
+
+/** Above this many differences (zeros included), SciPy's `method="auto"` is the normal approximation. */
+const WILCOXON_EXACT_MAX = 50;
+/** At or below this many (zeros included), zeros or ties make `auto` an exhaustive permutation test. */
+const WILCOXON_PERMUTATION_MAX = 13;
+
+/**
+ * The Wilcoxon signed-rank test of a − b with SciPy's defaults, as in SciPy
+ * 1.17 (`scipy/stats/_wilcoxon.py`; unchanged in 1.18): `wilcoxon(a, b)`
+ * with `zero_method="wilcox"` (zero differences get no rank),
+ * `correction=False` and `method="auto"`. The statistic is the smaller of
+ * the positive and negative rank sums. `auto` picks, by n = all differences,
+ * zeros included:
+ * - n > 50: the normal approximation (tie-corrected variance over the non-zero ones);
+ * - no zero and no tied |difference|: the exact signed-rank distribution;
+ * - zeros or ties and n ≤ 13: a permutation test over every sign flip
+ *   (2^n ≤ 9999 resamples, so SciPy enumerates them all: exact for the data);
+ * - zeros or ties and 13 < n ≤ 50: the normal approximation.
+ * Debian's SciPy 1.10 differs (it used the normal approximation with zeros).
  *
  * @example
- * wilcoxonSignedRank([6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75], new Array(15).fill(0));
- * // {statistic: 24, p_value: 0.0413}
+ * wilcoxonSignedRank([0, 1, 0, 0, 1], [0, 0, 0, 0, 0]); // {statistic: 0, p_value: 0.5}
  */
 export function wilcoxonSignedRank(a: readonly number[], b: readonly number[]): TestResult {
   const all = differences(a, b);
   const d = all.filter((value) => value !== 0);
   const n = d.length;
-  if (n === 0) return { statistic: NaN, p_value: NaN };
   const ranks = averageRanks(d.map(Math.abs));
   let plus = 0;
   let minus = 0;
   d.forEach((value, index) => value > 0 ? (plus += ranks[index]!) : (minus += ranks[index]!));
   const statistic = Math.min(plus, minus);
   const ties = tieSums(d.map(Math.abs));
-  if (n === all.length && ties.pairs === 0 && n <= 50) {
+  if (all.length === 0) return { statistic: NaN, p_value: NaN };
+  const zerosOrTies = n < all.length || ties.pairs > 0;
+  if (all.length <= WILCOXON_EXACT_MAX && !zerosOrTies) {
     return { statistic, p_value: Math.min(1, 2 * signedRankAtMost(n, statistic)) };
   }
+  if (all.length <= WILCOXON_PERMUTATION_MAX) {
+    const shares = signFlipShares(ranks, plus);
+    return { statistic, p_value: Math.min(1, 2 * Math.min(shares.atMost, shares.atLeast)) };
+  }
+  if (n === 0) return { statistic: NaN, p_value: NaN };
   const counts = new Map<number, number>();
   for (const value of d) counts.set(Math.abs(value), (counts.get(Math.abs(value)) ?? 0) + 1);
   let correction = 0;

@@ -69,21 +69,80 @@ Deno.test("wilcoxonSignedRank() matches SciPy's wilcoxon, exact and approximate"
   const docs = wilcoxonSignedRank(d, d.map(() => 0));
   assert.equal(docs.statistic, 24);
   close(docs.p_value, 0.041259765625, "p (docs)");
-  // Independent: a zero and ties, so the normal approximation with the tie correction.
-  const approx = wilcoxonSignedRank([0.5, 0.5, 0.3, 0.0, -0.2, 0.5, 0.1, 0.3, -0.1, 0.4], [
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-  ]);
-  assert.equal(approx.statistic, 4.5);
-  close(approx.p_value, 0.03205141618214231, "p (approx)");
+});
+
+/**
+ * The exact two-sided p-value of the observed differences, computed the
+ * slow way on its own: rank |d| of the non-zero differences (average ranks
+ * for ties), then flip every difference's sign (zeros included, all 2^n
+ * ways) and count how often the positive rank sum is at most, and at least,
+ * the observed one. This is what an exact permutation test is.
+ */
+function bruteForceSignFlipP(d: readonly number[]): number {
+  const nonZero = d.filter((value) => value !== 0).map(Math.abs);
+  const rankOf = (value: number) => {
+    const below = nonZero.filter((other) => other < value).length;
+    const equal = nonZero.filter((other) => other === value).length;
+    return below + (equal + 1) / 2;
+  };
+  const positiveSum = (signed: readonly number[]) =>
+    signed.reduce((sum, value) => value > 0 ? sum + rankOf(Math.abs(value)) : sum, 0);
+  const observed = positiveSum(d);
+  let atMost = 0;
+  let atLeast = 0;
+  for (let signs = 0; signs < 2 ** d.length; signs++) {
+    const flipped = d.map((value, i) => (signs >> i) & 1 ? -value : value);
+    const sum = positiveSum(flipped);
+    if (sum <= observed) atMost++;
+    if (sum >= observed) atLeast++;
+  }
+  return Math.min(1, (2 * Math.min(atMost, atLeast)) / 2 ** d.length);
+}
+
+const againstZero = (d: readonly number[]) => wilcoxonSignedRank(d, d.map(() => 0));
+
+Deno.test("wilcoxonSignedRank() with zeros, n = 5: SciPy 1.17 gives 0.5 (1.10's approximation gave 0.157)", () => {
+  const d = [0, 1, 0, 0, 1];
+  const result = againstZero(d);
+  assert.equal(result.statistic, 0);
+  // By hand: the two 1s share rank 1.5; of their 4 sign patterns, 1 reaches the observed 3.
+  close(result.p_value, 0.5, "p");
+  close(result.p_value, bruteForceSignFlipP(d), "p (enumerated)");
+});
+
+Deno.test("wilcoxonSignedRank() with zeros and ties, n = 8 and n = 12, is the enumerated sign-flip p", () => {
+  const eight = [0, 2, -1, 2, 3, 0, -2, 4];
+  const eightResult = againstZero(eight);
+  // Ranks: |1| 1, |2| (2+3+4)/3 = 3 each, |3| 5, |4| 6; r+ = 3+3+5+6 = 17, r− = 1+3 = 4.
+  assert.equal(eightResult.statistic, 4);
+  close(eightResult.p_value, bruteForceSignFlipP(eight), "p (n = 8)");
+  close(eightResult.p_value, 0.25, "p (n = 8, tests/unit/significance_reference.py)");
+  const twelve = [1.5, -0.5, 0, 2, 2, -2, 3.5, 0, 1, 1.5, -1, 4];
+  const twelveResult = againstZero(twelve);
+  close(twelveResult.p_value, bruteForceSignFlipP(twelve), "p (n = 12)");
+  close(twelveResult.p_value, 0.091796875, "p (n = 12, tests/unit/significance_reference.py)");
+  const ten = againstZero([0.5, 0.5, 0.3, 0.0, -0.2, 0.5, 0.1, 0.3, -0.1, 0.4]);
+  assert.equal(ten.statistic, 4.5);
+  close(ten.p_value, 0.03515625, "p (n = 10, tests/unit/significance_reference.py)");
+  // Ties only (no zero) take the same route.
+  const tiesOnly = [3, 3, -1, 2, 5, 5, 4, -2];
+  close(againstZero(tiesOnly).p_value, bruteForceSignFlipP(tiesOnly), "p (ties, n = 8)");
+});
+
+Deno.test("wilcoxonSignedRank() without zeros or ties, n = 12, is the exact distribution", () => {
+  const d = [1, -2, 3, 4, 5, -6, 7, 8, 9, 10, 11, 12];
+  close(againstZero(d).p_value, bruteForceSignFlipP(d), "p");
+});
+
+Deno.test("wilcoxonSignedRank() with zeros above n = 13 is the normal approximation, uncorrected", () => {
+  // 14 differences, two of them zero: 12 ranked. |d| = 1..12 with one tie pair (5, 5).
+  const d = [0, 0, 1, 2, 3, 4, 5, 5, -7, 8, 9, 10, 11, -12];
+  const result = againstZero(d);
+  // Ranks: 1..4 for 1..4, 5.5 and 5.5 for the two 5s, then 7..12. r− = 7 + 12 = 19.
+  assert.equal(result.statistic, 19);
+  // n = 12: mean 12·13/4 = 39; variance 12·13·25/24 − (2³ − 2)/48 = 162.5 − 0.125 = 162.375.
+  // z = (19 − 39)/√162.375 = −1.5695329; p = erfc(|z|/√2) = 0.1165238 (Python: math.erfc).
+  close(result.p_value, 0.11652382807949319, "p");
 });
 
 Deno.test("studentTwoSided() is 1 at t = 0 and falls with |t|", () => {

@@ -1,16 +1,24 @@
 import { z } from "zod";
-import { completeObject, completeText, type TokenUsage } from "../llm/chat.ts";
+import { type ChatRequest, completeObject, completeText, type TokenUsage } from "../llm/chat.ts";
+import { correctionTurns, sumUsage } from "../llm/correction.ts";
+import { correctionPrompt } from "../../prompts/correction.ts";
 import type { LlmContext } from "../llm/client.ts";
-import { promptTag } from "../llm/prompt.ts";
+import { promptTag, renderTemplate } from "../llm/prompt.ts";
 import { rerankPrompt } from "../../prompts/rerank.ts";
 import { rerankRelevancePrompt } from "../../prompts/rerank-relevance.ts";
 import { mapSettled } from "../concurrency.ts";
 import { inSpan } from "../tracing/spans.ts";
 import { readJudgments } from "./parse.ts";
-import { renderRelevanceSystem, renderRerankSystem, renderRerankUser } from "./render.ts";
+import {
+  renderRelevanceFormat,
+  renderRelevanceSystem,
+  renderRerankFormat,
+  renderRerankSystem,
+  renderRerankUser,
+} from "./render.ts";
 import type { Rubric } from "./rubric.ts";
 import { type Discarded, type RankedDocument, rankJudgments } from "./score.ts";
-import type { Judgment, RerankDocument } from "./types.ts";
+import type { Judgment, Readings, RerankDocument } from "./types.ts";
 import { isTrustedSource, withoutAuthority, withoutClaimedAuthority } from "./source-trust.ts";
 
 export const DEFAULT_BATCH_SIZE = 10;
@@ -39,6 +47,8 @@ export type BatchRerankResult = {
   /** Why batches degraded, for the response's `warnings`. */
   warnings: string[];
   usage: TokenUsage & { llm_calls: number };
+  /** Scores asked of the model, and those unreadable after the correction. */
+  readings: Readings;
 };
 
 /** The json_schema sent to the provider: plain types, the rubric's criteria as fixed keys. */
@@ -51,12 +61,39 @@ function responseSchema(rubric: Rubric, prompt: "rubric" | "relevance", explain:
   return z.object({ documents: z.array(z.object(entry)) });
 }
 
+/** What a batch's reply left unread, as the correction says it; `undefined` when all is read. */
+function unreadProblem(judgments: readonly Judgment[]): string | undefined {
+  const read = judgments.filter((judgment) => !judgment.unreadable);
+  if (read.length === 0) return correctionPrompt.noScores;
+  const unread = judgments.filter((judgment) => judgment.unreadable);
+  if (unread.length === 0) return undefined;
+  return renderTemplate(correctionPrompt.unreadableDocuments, {
+    documents: unread.map((judgment) => judgment.position + 1).join(", "),
+  });
+}
+
+/** The second reply's judgments, and the first's for documents the second did not read. */
+function mergeRetry(first: readonly Judgment[], second: readonly Judgment[]): Judgment[] {
+  const readAgain = new Set(
+    second.filter((judgment) => !judgment.unreadable).map((judgment) => judgment.position),
+  );
+  const kept = first.filter((judgment) =>
+    !judgment.unreadable && !readAgain.has(judgment.position)
+  );
+  const merged = [...second.filter((judgment) => !judgment.unreadable), ...kept];
+  const known = new Set(merged.map((judgment) => judgment.position));
+  const stillUnread = [...first, ...second].filter((judgment) =>
+    judgment.unreadable && !known.has(judgment.position) && known.add(judgment.position)
+  );
+  return [...merged, ...stillUnread];
+}
+
 async function judgeBatch(
   llm: LlmContext,
   input: BatchRerankInput,
   documents: readonly RerankDocument[],
   signal: AbortSignal | undefined,
-): Promise<{ judgments: Judgment[]; usage: TokenUsage }> {
+): Promise<{ judgments: Judgment[]; usage: TokenUsage; llmCalls: number }> {
   const options = { structured: llm.structuredOutputs, explain: input.explain };
   const request = {
     prompt: input.prompt === "rubric" ? rerankPrompt : rerankRelevancePrompt,
@@ -67,21 +104,34 @@ async function judgeBatch(
     signal,
   };
   const criteria = input.prompt === "rubric" ? input.rubric.criteria : [];
-  let text: string;
-  let usage: TokenUsage;
-  if (llm.structuredOutputs) {
-    const reply = await completeObject(llm, {
-      ...request,
-      schema: z.unknown(),
-      responseSchema: responseSchema(input.rubric, input.prompt, input.explain),
-      schemaName: "rerank",
-    });
-    ({ text, usage } = reply);
-  } else {
-    ({ text, usage } = await completeText(llm, request));
-  }
+  const ask = async (followUp?: ChatRequest["followUp"]) => {
+    if (llm.structuredOutputs) {
+      return await completeObject(llm, {
+        ...request,
+        followUp,
+        schema: z.unknown(),
+        responseSchema: responseSchema(input.rubric, input.prompt, input.explain),
+        schemaName: "rerank",
+      });
+    }
+    return await completeText(llm, { ...request, followUp });
+  };
   // A provider may ignore the requested format: try JSON, then the text lines.
-  return { judgments: readJudgments(text, documents.length, criteria), usage };
+  const first = await ask();
+  const judgments = readJudgments(first.text, documents.length, criteria);
+  const problem = unreadProblem(judgments);
+  if (problem === undefined) return { judgments, usage: first.usage, llmCalls: 1 };
+  // One correction turn: the reply, what could not be read, and the format again.
+  const format = input.prompt === "rubric"
+    ? renderRerankFormat(input.rubric, options)
+    : renderRelevanceFormat(options);
+  const second = await ask(correctionTurns(first.text, problem, format));
+  const retried = readJudgments(second.text, documents.length, criteria);
+  return {
+    judgments: mergeRetry(judgments, retried),
+    usage: sumUsage(first.usage, second.usage),
+    llmCalls: 2,
+  };
 }
 
 /**
@@ -125,20 +175,48 @@ export async function rerankInBatches(
   const unscored: Discarded[] = [];
   const degradedIndices: number[] = [];
   const warnings: string[] = [];
-  const usage = { tokens_in: 0, tokens_out: 0, llm_calls: batches.length };
+  const usage = { tokens_in: 0, tokens_out: 0, llm_calls: 0 };
+  const readings: Readings = { asked: 0, unreadable: 0 };
   settled.forEach((outcome, batchNumber) => {
     const indices = batches[batchNumber]!;
     const range = `documents ${indices[0]}-${indices.at(-1)}`;
     if (outcome.status === "rejected") {
       if (signal?.aborted) throw outcome.reason;
+      usage.llm_calls += 1;
       degradedIndices.push(...indices);
       warnings.push(`${range}: the model call failed; kept in retrieval order`);
       return;
     }
     usage.tokens_in += outcome.value.usage.tokens_in;
     usage.tokens_out += outcome.value.usage.tokens_out;
-    if (outcome.value.judgments.every((judgment) => judgment.unreadable)) {
-      degradedIndices.push(...indices);
+    usage.llm_calls += outcome.value.llmCalls;
+    const dropped = outcome.value.judgments.filter((judgment) => judgment.dropped);
+    for (const judgment of dropped) {
+      unscored.push({
+        index: indices[judgment.position]!,
+        reason: "the model said to ignore this document",
+      });
+    }
+    if (dropped.length > 0) {
+      warnings.push(
+        `${range}: ${dropped.length} document(s) left out: the model said to ignore them`,
+      );
+    }
+    const revised = outcome.value.judgments.filter((judgment) => judgment.revised).length;
+    if (revised > 0) {
+      warnings.push(
+        `${range}: ${revised} score(s) revised in the model's reply; the last stated stands`,
+      );
+    }
+    const live = outcome.value.judgments.filter((judgment) => !judgment.dropped);
+    const unreadCount = live.filter((judgment) => judgment.unreadable).length;
+    // A reply with nothing usable leaves every document of its batch unread.
+    const noneRead = live.length === 0 ? dropped.length === 0 : unreadCount === live.length;
+    readings.asked += indices.length;
+    readings.unreadable += noneRead ? indices.length - dropped.length : unreadCount;
+    if (live.length === 0 ? dropped.length === 0 : live.every((judgment) => judgment.unreadable)) {
+      const droppedAt = new Set(dropped.map((judgment) => indices[judgment.position]!));
+      degradedIndices.push(...indices.filter((index) => !droppedAt.has(index)));
       warnings.push(`${range}: nothing usable in the model's reply; kept in retrieval order`);
       return;
     }
@@ -152,7 +230,7 @@ export async function rerankInBatches(
       );
     }
     for (const judgment of outcome.value.judgments) {
-      if (judgment.unreadable) continue;
+      if (judgment.unreadable || judgment.dropped) continue;
       const index = indices[judgment.position]!;
       scored.push({ index, judgment: untrusted(index) ? withoutAuthority(judgment) : judgment });
     }
@@ -174,6 +252,7 @@ export async function rerankInBatches(
     degraded: degradedIndices.length > 0,
     warnings,
     usage,
+    readings,
   };
 }
 

@@ -8,7 +8,9 @@ import { completeObject, type TokenUsage } from "../llm/chat.ts";
 import type { LlmContext } from "../llm/client.ts";
 import { promptTag, renderTemplate } from "../llm/prompt.ts";
 import { renderRerankSystem } from "./render.ts";
-import { repairRubric, type Rubric, rubricDraftSchema } from "./rubric.ts";
+import { repairRubric, type Rubric, type RubricDraft, rubricDraftSchema } from "./rubric.ts";
+import { correctionTurns, sumUsage } from "../llm/correction.ts";
+import { correctionPrompt } from "../../prompts/correction.ts";
 import { readRubricDraft } from "./read-rubric.ts";
 import { scoringWeights } from "./weights.ts";
 
@@ -95,7 +97,7 @@ export async function generateRubric(
       usage: { tokens_in: 0, tokens_out: 0 },
     };
   }
-  const reply = await completeObject(deps.llm, {
+  const request = {
     prompt,
     system: prompt.system,
     user: renderTemplate(prompt.user, { query: query.replace(/\n+/g, " ") }),
@@ -103,11 +105,28 @@ export async function generateRubric(
     responseSchema: rubricLlmSchema,
     schemaName: "rubric",
     signal: options.signal,
-  });
-  // A provider that ignores the format, or a model that fences, wraps or loosens its JSON,
-  // still wrote a rubric: read it as a person would before falling back to the default.
-  const draft = reply.object ?? readRubricDraft(reply.text);
-  const repaired = draft && repairRubric(draft, { allowEmpty: relevanceOnly });
+  };
+  // A provider that ignores the format, or a model that fences, wraps, loosens or lists its
+  // rubric, still wrote one: read it as a person would before correcting or falling back.
+  const read = (reply: { object: RubricDraft | undefined; text: string }) => {
+    const draft = reply.object ?? readRubricDraft(reply.text);
+    return draft && repairRubric(draft, { allowEmpty: relevanceOnly });
+  };
+  const first = await completeObject(deps.llm, request);
+  let repaired = read(first);
+  let usage = first.usage;
+  if (!repaired) {
+    const format = relevanceOnly
+      ? correctionPrompt.rubricRelevanceFormat
+      : correctionPrompt.rubricFormat;
+    const second = await completeObject(deps.llm, {
+      ...request,
+      followUp: correctionTurns(first.text, correctionPrompt.noRubric, format),
+    });
+    repaired = read(second);
+    usage = sumUsage(first.usage, second.usage);
+  }
+  const reply = { usage };
   if (!repaired) {
     const rubric = defaultRubric(query, relevanceOnly);
     return {
@@ -115,7 +134,9 @@ export async function generateRubric(
       prompt: render(rubric),
       cached: false,
       degraded: true,
-      repairs: ["the model's rubric was unusable: using the default rubric"],
+      repairs: [
+        "the model's rubric was unusable, even after a correction: using the default rubric",
+      ],
       usage: reply.usage,
     };
   }

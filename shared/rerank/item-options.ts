@@ -6,8 +6,13 @@ import { z } from "zod";
  * in `functions/rerank/item/`.
  */
 
-/** `A_s`: answer, then a utility set; `AR_s`: answer, relevance ranking, utility set; `A_r`: answer, utility ranking. */
-export const ITEM_VARIANTS = ["A_s", "AR_s", "A_r"] as const;
+/**
+ * `A_s`: answer, then a utility set; `AR_s`: answer, relevance ranking,
+ * utility set; `A_r`: answer, utility ranking; `AR_r`: answer, relevance
+ * ranking, then a utility ranking of it (paper 002 §3.3: U_t is the first k
+ * of a utility ranking; the paper defines AR_r and reports it in Table 5).
+ */
+export const ITEM_VARIANTS = ["A_s", "AR_s", "A_r", "AR_r"] as const;
 export type ItemVariant = (typeof ITEM_VARIANTS)[number];
 
 export const ITEM_STOP_REASONS = ["max_iterations", "unchanged", "answer_converged"] as const;
@@ -60,7 +65,7 @@ export type ItemOptions = z.output<typeof itemOptionsSchema>;
 export type ItemIteration = {
   /** The pseudo-answer: a judging aid, never the pipeline's answer. */
   answer: string;
-  /** AR_s: the relevance ranking; A_r: the utility ranking. */
+  /** AR_s: the relevance ranking; A_r and AR_r: the utility ranking. */
   ranking?: number[];
   utility: number[];
   /** A step's reply was unusable and its previous state was kept. */
@@ -70,7 +75,7 @@ export type ItemIteration = {
 export const itemIterationSchema = z.object({
   answer: z.string().meta({ description: "The pseudo-answer the judgments were made with" }),
   ranking: z.array(z.number().int()).optional().meta({
-    description: "AR_s: the relevance ranking; A_r: the utility ranking (0-based indices)",
+    description: "AR_s: the relevance ranking; A_r and AR_r: the utility ranking (0-based indices)",
   }),
   utility: z.array(z.number().int()).meta({
     description: "The utility set, in the model's order (0-based indices)",

@@ -1,9 +1,14 @@
 import { z } from "zod";
 import { extractJsonObject } from "../llm/json.ts";
+import { isRefusal, normalizeReply, withoutQuotedText } from "../llm/reply-text.ts";
+import { blocksAsLines } from "./blocks.ts";
+import { ignoredDocuments } from "./ignored.ts";
 import { type Criterion, CRITERION_MAX, criterionKey, RELEVANCE_MAX } from "./rubric.ts";
 import type { Judgment } from "./types.ts";
 
-const clamp = (value: number, max: number) => Math.min(max, Math.max(0, value));
+/** A score within 0..max, or none: an out-of-range score is unreadable, never clamped. */
+const within = (value: number, max: number) =>
+  Number.isFinite(value) && value >= 0 && value <= max ? value : undefined;
 
 const entrySchema = z.object({
   doc: z.coerce.number().int(),
@@ -15,8 +20,9 @@ const entrySchema = z.object({
 /**
  * Judgments from a structured (JSON) reply. Each entry is checked on its
  * own: a bad entry is dropped without touching the others; document numbers
- * outside 1..N are ignored; the first entry for a document wins; scores are
- * clamped into their ranges; criteria the rubric does not name are ignored
+ * outside 1..N are ignored; the last entry for a document wins (a reply that
+ * corrects itself); a relevance or criterion off its scale makes the document
+ * unreadable (never clamped); criteria the rubric does not name are ignored
  * and missing ones count as 0.
  */
 export function parseStructuredJudgments(
@@ -26,47 +32,70 @@ export function parseStructuredJudgments(
 ): Judgment[] {
   const entries = (reply as { documents?: unknown })?.documents;
   if (!Array.isArray(entries)) return [];
-  const judgments: Judgment[] = [];
-  const seen = new Set<number>();
+  const byDoc = new Map<number, Judgment>();
   for (const entry of entries) {
     const parsed = entrySchema.safeParse(entry);
     if (!parsed.success) continue;
-    const { doc, relevance, reason } = parsed.data;
-    if (doc < 1 || doc > batchSize || seen.has(doc)) continue;
-    seen.add(doc);
+    const { doc, reason } = parsed.data;
+    if (doc < 1 || doc > batchSize) continue;
     const given = new Map(
       Object.entries(parsed.data.criteria ?? {}).map((
         [name, value],
       ) => [criterionKey(name), Number(value)]),
     );
+    const relevance = within(parsed.data.relevance, RELEVANCE_MAX);
     const scores: Record<string, number> = {};
+    let offScale = relevance === undefined;
     for (const criterion of criteria) {
       const value = given.get(criterion.name);
-      scores[criterion.name] = value !== undefined && Number.isFinite(value)
-        ? clamp(value, CRITERION_MAX)
-        : 0;
+      if (value === undefined || !Number.isFinite(value)) {
+        scores[criterion.name] = 0;
+        continue;
+      }
+      const score = within(value, CRITERION_MAX);
+      if (score === undefined) offScale = true;
+      else scores[criterion.name] = score;
     }
-    judgments.push({
-      position: doc - 1,
-      relevance: clamp(relevance, RELEVANCE_MAX),
-      criteria: scores,
-      ...(reason?.trim() ? { reason: reason.trim() } : {}),
-    });
+    const revised = byDoc.has(doc) ? { revised: true as const } : {};
+    byDoc.set(
+      doc,
+      offScale ? { position: doc - 1, criteria: {}, unreadable: true, ...revised } : {
+        position: doc - 1,
+        relevance,
+        criteria: scores,
+        ...(reason?.trim() ? { reason: reason.trim() } : {}),
+        ...revised,
+      },
+    );
   }
-  return judgments;
+  return [...byDoc.values()];
 }
 
 /**
  * A batch reply's judgments in either output mode, as the batch reads it: a
- * JSON `{"documents": [...]}` (bare or fenced), else the text lines or table.
+ * JSON `{"documents": [...]}` (bare or fenced), else the text lines, blocks
+ * or table. The reply is normalised first (`２`, curly quotes); a refusal
+ * holds none; a document the reply says to ignore ("Doc 3 does not help at
+ * all; please ignore it") is `dropped`, whatever a line scored it.
  */
 export function readJudgments(
-  text: string,
+  reply: string,
   batchSize: number,
   criteria: readonly Criterion[],
 ): Judgment[] {
+  const text = normalizeReply(reply);
+  if (isRefusal(text)) return [];
   const structured = parseStructuredJudgments(extractJsonObject(text), batchSize, criteria);
-  return structured.length > 0 ? structured : parseTextJudgments(text, batchSize, criteria);
+  const judgments = structured.length > 0
+    ? structured
+    : parseTextJudgments(text, batchSize, criteria);
+  const ignored = ignoredDocuments(text, batchSize);
+  if (ignored.size === 0) return judgments;
+  const kept = judgments.filter((judgment) => !ignored.has(judgment.position + 1));
+  return [
+    ...kept,
+    ...[...ignored].map((doc): Judgment => ({ position: doc - 1, criteria: {}, dropped: true })),
+  ];
 }
 
 const NUMBER = /^[+-]?(?:\d+(?:\.\d+)?|\.\d+)$/;
@@ -79,10 +108,32 @@ const LINE_START =
   /(?:\b(?:doc(?:ument)?|passage)\s*(?:#|no\.?|number)?\s*[:=]?\s*\[?(\d+)\]?|^\W*\[(\d+)\])\s*(?:[,;|:)]|\s[-–—]|\s)?\s*(?:relevance|final(?:\s+score)?|score)\s*(?:score)?\s*[:=]\s*/i;
 const PAIR = /([A-Za-z][A-Za-z0-9 _\-/&]*?)\s*[:=]\s*([^,;|]*)/g;
 
-function parseNumber(token: string): number | undefined {
-  const cleaned = token.trim().replace(/\s*\([^()]*\)\s*$/, "").replace(/[.)\]]+$/, "")
-    .replace(/\s*(?:\/|out\s+of)\s*\d+$/, "").trim();
-  return NUMBER.test(cleaned) ? Number(cleaned) : undefined;
+/**
+ * A score token on a scale whose top is `max`: `7`, `7.5`, `7 (mostly on
+ * topic)`, `9 — gives the formula`; `8/10`, `4 out of 5` and `80%` are
+ * converted to the scale (`8/10` is 4 on 0-5). A number off the scale with
+ * none of its own (`7` on 0-5) is unreadable: never clamped. `max` undefined
+ * takes any number ≥ 0 (the stated final, whose top depends on the weights).
+ */
+export function parseScoreToken(token: string, max: number | undefined): number | undefined {
+  const cleaned = token.trim()
+    .replace(/\s*\([^()]*\)\s*$/, "")
+    .replace(/\s+[-–—]\s+\D.*$|\s*[–—]\s*\D.*$/, "")
+    .replace(/[.)\]]+$/, "").trim();
+  const scaled = /^(.+?)\s*(?:(?:\/|out\s+of)\s*(\d+(?:\.\d+)?)|(%))$/i.exec(cleaned);
+  const number = scaled ? scaled[1]!.trim() : cleaned;
+  if (!NUMBER.test(number)) return undefined;
+  let value = Number(number);
+  const top = max ?? RELEVANCE_MAX;
+  if (scaled?.[3]) value = (value / 100) * top;
+  else if (scaled?.[2]) {
+    const over = Number(scaled[2]);
+    if (!(over > 0) || value > over) return undefined;
+    value = (value / over) * top;
+  }
+  value = Math.round(value * 1e9) / 1e9;
+  if (value < 0) return undefined;
+  return max === undefined || value <= max ? value : undefined;
 }
 
 /**
@@ -107,28 +158,31 @@ function criterionNamed(label: string, keys: readonly string[]): string | undefi
 /**
  * Judgments from the papers' text format: lines `Doc: N, Relevance: X`
  * (X the final score), optionally followed by `, <Criterion>: Y` pairs,
- * `, Topicality: R` (the 0-10 relevance) and `, Reason: ...`; else a
+ * `, Topicality: R` (the 0-10 relevance) and `, Reason: ...`; one block
+ * per document (a `**Doc 1**` heading over `Relevance: 9` lines); else a
  * markdown table with a document column. Built for what models really write:
- * - decimals are kept (`6.9` is 6.9, not 6); `7/10` is 7;
- * - `Document 1: Relevance: 8`, `[1] Relevance: 8` and `Doc 1 - Score: 8` start a line too;
+ * - decimals are kept (`6.9` is 6.9, not 6); `7/10` is 7, `4/5` is 8, and
+ *   `8/10` on a 0-5 criterion is 4; a value off its scale is unreadable, never clamped;
+ * - `Document 1: Relevance: 8`, `[1] Relevance: 8 — defines apt` and `Doc 1 - Score: 8` start a line too;
  * - the paper's own labels name criteria (`Depth of Content: 4` is depth);
  * - numbers outside 1..N are not documents (`Doc: 0` never wraps to the last);
  * - a line whose score is unreadable (`Relevance: high`) makes that document
  *   `unreadable`, unless another line for it has a score; no other line moves;
- * - the first line with a score for a document wins;
+ * - the last line with a score for a document wins (a reply that corrects
+ *   itself), and the judgment says it was `revised`;
  * - prose, markdown emphasis, bullets and code fences around lines are ignored.
- * Each line is read on its own, so document text quoted by a model cannot
- * shift another document's score, and a score line without a document
- * label (a quoted `Relevance: 10`) is no judgment.
+ * Each line is read on its own, and quoted text is set aside, so document
+ * text quoted by a model cannot shift another document's score, and a score
+ * line without a document label (a quoted `Relevance: 10`) is no judgment.
  */
 export function parseTextJudgments(
-  text: string,
+  reply: string,
   batchSize: number,
   criteria: readonly Criterion[],
 ): Judgment[] {
   const keys = criteria.map((c) => c.name);
-  const judgments: Judgment[] = [];
-  const seen = new Set<number>();
+  const text = blocksAsLines(withoutQuotedText(normalizeReply(reply)));
+  const byDoc = new Map<number, Judgment>();
   const unreadable = new Set<number>();
   for (const rawLine of text.split(/\r?\n/)) {
     // Emphasis marks go; an underscore inside a word (`methodological_rigor`) stays.
@@ -136,8 +190,8 @@ export function parseTextJudgments(
     const start = LINE_START.exec(line);
     if (!start) continue;
     const doc = Number(start[1] ?? start[2]);
-    if (!Number.isInteger(doc) || doc < 1 || doc > batchSize || seen.has(doc)) continue;
-    let rest = line.slice(start.index + start[0].length);
+    if (!Number.isInteger(doc) || doc < 1 || doc > batchSize) continue;
+    let rest = line.slice(start.index + start[0].length).replace(/\([^()]*\)/g, " ");
     let reason: string | undefined;
     const reasonAt = rest.search(/[,;|]\s*reason\s*[:=]/i);
     if (reasonAt !== -1) {
@@ -145,21 +199,27 @@ export function parseTextJudgments(
       rest = rest.slice(0, reasonAt);
     }
     const [scoreToken = "", ...pairTokens] = rest.split(/[,;|]/);
-    const statedFinal = parseNumber(scoreToken);
+    const statedFinal = parseScoreToken(scoreToken, keys.length === 0 ? RELEVANCE_MAX : undefined);
     if (statedFinal === undefined) {
       unreadable.add(doc);
       continue;
     }
-    seen.add(doc);
     const pairs = [...pairTokens.join(",").matchAll(PAIR)].map((pair) => ({
       label: pair[1]!,
-      value: parseNumber(pair[2] ?? ""),
+      raw: pair[2] ?? "",
     }));
-    judgments.push(judgmentOf(doc, statedFinal, pairs, keys, reason));
+    const judgment = judgmentOf(doc, statedFinal, pairs, keys, reason);
+    const earlier = byDoc.get(doc);
+    const revised = earlier !== undefined && earlier.statedFinal !== statedFinal;
+    byDoc.set(doc, revised || earlier?.revised ? { ...judgment, revised: true } : judgment);
   }
-  if (judgments.length === 0) return parseTableJudgments(text, batchSize, keys);
+  if (byDoc.size === 0) {
+    const table = parseTableJudgments(text, batchSize, keys);
+    if (table.length > 0) return table;
+  }
+  const judgments = [...byDoc.values()];
   for (const doc of unreadable) {
-    if (!seen.has(doc)) judgments.push({ position: doc - 1, criteria: {}, unreadable: true });
+    if (!byDoc.has(doc)) judgments.push({ position: doc - 1, criteria: {}, unreadable: true });
   }
   return judgments;
 }
@@ -168,30 +228,26 @@ export function parseTextJudgments(
 function judgmentOf(
   doc: number,
   statedFinal: number,
-  pairs: readonly { label: string; value: number | undefined }[],
+  pairs: readonly { label: string; raw: string }[],
   keys: readonly string[],
   reason: string | undefined,
 ): Judgment {
   let relevance: number | undefined;
   const scores: Record<string, number> = {};
-  for (const { label, value } of pairs) {
-    if (value === undefined) continue;
+  for (const { label, raw } of pairs) {
     const key = criterionKey(label);
     if (key === "topicality" || key === "topical_relevance") {
-      relevance = clamp(value, RELEVANCE_MAX);
+      relevance = parseScoreToken(raw, RELEVANCE_MAX);
       continue;
     }
     const named = criterionNamed(label, keys);
-    if (named && scores[named] === undefined) scores[named] = clamp(value, CRITERION_MAX);
+    const value = parseScoreToken(raw, CRITERION_MAX);
+    if (named && value !== undefined && scores[named] === undefined) scores[named] = value;
   }
   const complete = relevance !== undefined && keys.every((key) => scores[key] !== undefined);
   return {
     position: doc - 1,
-    relevance: complete
-      ? relevance
-      : keys.length === 0
-      ? clamp(statedFinal, RELEVANCE_MAX)
-      : undefined,
+    relevance: complete ? relevance : keys.length === 0 ? statedFinal : undefined,
     criteria: complete ? scores : {},
     statedFinal,
     ...(reason ? { reason } : {}),
@@ -229,7 +285,10 @@ function parseTableJudgments(text: string, batchSize: number, keys: readonly str
   for (const cells of rows.slice(headerAt + 1)) {
     const doc = Number(/\d+/.exec(cells[docColumn] ?? "")?.[0]);
     if (!Number.isInteger(doc) || doc < 1 || doc > batchSize || seen.has(doc)) continue;
-    const statedFinal = parseNumber(cells[statedColumn] ?? "");
+    const statedFinal = parseScoreToken(
+      cells[statedColumn] ?? "",
+      keys.length === 0 ? RELEVANCE_MAX : undefined,
+    );
     seen.add(doc);
     if (statedFinal === undefined) {
       judgments.push({ position: doc - 1, criteria: {}, unreadable: true });
@@ -238,7 +297,7 @@ function parseTableJudgments(text: string, batchSize: number, keys: readonly str
     const pairs = rows[headerAt]!.flatMap((label, index) =>
       index === docColumn || index === statedColumn ? [] : [{
         label: index === topicalColumn ? "Topicality" : label,
-        value: parseNumber(cells[index] ?? ""),
+        raw: cells[index] ?? "",
       }]
     );
     judgments.push(judgmentOf(doc, statedFinal, pairs, keys, undefined));

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { extractJsonObject } from "../llm/json.ts";
+import { isRefusal, normalizeReply } from "../llm/reply-text.ts";
+import { readRubricList } from "./read-rubric-list.ts";
 import { type RubricDraft, rubricDraftSchema } from "./rubric.ts";
 
 /** A weight as models write it: `0.3`, `"0.3"`, `"30%"`, `"2/10"`. */
@@ -50,13 +52,21 @@ function objectIn(text: string): unknown {
  * in a fence, wrapped (`{"rubric": {...}}`) or not, with trailing commas,
  * keys in any case (`Criteria`, `Name`, `Description`), weights as strings or
  * percentages, `relevance` as a string, missing `high`/`low`/`tie_break`
- * given neutral defaults. `undefined` when no criteria list (or, for a
- * relevance-only rubric, no relevance definition) can be found.
+ * given neutral defaults; else a markdown list of criteria (see
+ * `readRubricList`). Normalised first; a refusal is none. `undefined` when
+ * no criteria list (or, for a relevance-only rubric, no relevance
+ * definition) can be found.
  *
  * @example
  * readRubricDraft('```json\n{"criteria": [{"name": "Rigor", "description": "…", "weight": "40%"}], "relevance": "…"}\n```');
  */
-export function readRubricDraft(text: string): RubricDraft | undefined {
+export function readRubricDraft(reply: string): RubricDraft | undefined {
+  const text = normalizeReply(reply);
+  if (isRefusal(text)) return undefined;
+  return readRubricJson(text) ?? readRubricList(text);
+}
+
+function readRubricJson(text: string): RubricDraft | undefined {
   let top = fields(objectIn(text));
   const wrapped = first(top, "rubric");
   if (wrapped !== undefined && first(top, "criteria") === undefined) top = fields(wrapped);

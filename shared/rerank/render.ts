@@ -63,12 +63,31 @@ export function renderRerankSystem(
       `A 5: ${c.high} A 0: ${c.low}`
     ),
   ].join("\n");
+  const format = renderRerankFormat(rubric, options);
+  return renderTemplate(p.system, {
+    relevance_definition: rubric.relevance.definition,
+    criteria,
+    formula: formulaText(rubric),
+    threshold: rubric.relevance_threshold,
+    tie_break: rubric.tie_break === "retrieval_rank"
+      ? "the document retrieved earlier"
+      : `the higher ${label(rubric.tie_break)}, then the document retrieved earlier`,
+    format,
+  });
+}
+
+/** The rerank prompt's output format for `rubric`, alone: also the correction turn's format. */
+export function renderRerankFormat(
+  rubric: Rubric,
+  options: { structured: boolean; explain: boolean },
+): string {
+  const p = rerankPrompt;
   const keys = `{${rubric.criteria.map((c) => `"${c.name}": <0-${CRITERION_MAX}>`).join(", ")}}`;
   const pairs = rubric.criteria.map((c) => `, ${label(c.name)}: <0-${CRITERION_MAX}>`).join("");
   const exampleScores = rubric.criteria.map((_, i) => [3, 4, 2, 5, 1][i % 5]!);
   const exampleFinal = 7 +
     rubric.criteria.reduce((sum, c, i) => sum + c.weight * exampleScores[i]!, 0);
-  const format = options.structured
+  return options.structured
     ? renderTemplate(p.formatJson, {
       criteria_keys: keys,
       reason_field: options.explain ? p.reasonField : "",
@@ -83,28 +102,22 @@ export function renderRerankSystem(
       ),
       example_reason: options.explain ? p.exampleReason : "",
     });
-  return renderTemplate(p.system, {
-    relevance_definition: rubric.relevance.definition,
-    criteria,
-    formula: formulaText(rubric),
-    threshold: rubric.relevance_threshold,
-    tie_break: rubric.tie_break === "retrieval_rank"
-      ? "the document retrieved earlier"
-      : `the higher ${label(rubric.tie_break)}, then the document retrieved earlier`,
-    format,
-  });
 }
 
-/** The relevance-only baseline's system prompt. */
-export function renderRelevanceSystem(options: { structured: boolean; explain: boolean }): string {
+/** The relevance-only baseline's output format, alone: also the correction turn's format. */
+export function renderRelevanceFormat(options: { structured: boolean; explain: boolean }): string {
   const p = rerankRelevancePrompt;
-  const format = options.structured
+  return options.structured
     ? renderTemplate(p.formatJson, { reason_field: options.explain ? p.reasonField : "" })
     : renderTemplate(p.formatText, {
       reason_pair: options.explain ? p.reasonPair : "",
       example_reason: options.explain ? p.exampleReason : "",
     });
-  return renderTemplate(p.system, { format });
+}
+
+/** The relevance-only baseline's system prompt. */
+export function renderRelevanceSystem(options: { structured: boolean; explain: boolean }): string {
+  return renderTemplate(rerankRelevancePrompt.system, { format: renderRelevanceFormat(options) });
 }
 
 /** The user message of every rerank prompt: numbered documents, then the question. */

@@ -27,6 +27,13 @@ export type Judgment = {
    * rather than being discarded as "not ranked".
    */
   unreadable?: true;
+  /**
+   * The model said to leave the document out ("Doc 3 does not help at all;
+   * please ignore it"): it is dropped from the ranking, whatever score a line gave it.
+   */
+  dropped?: true;
+  /** The reply scored the document twice, differently: the last stated score stands. */
+  revised?: true;
 };
 
 export type RerankStrategy =
@@ -48,3 +55,11 @@ export const RERANK_STRATEGIES: readonly RerankStrategy[] = [
   "item",
   "tot",
 ];
+
+/**
+ * What a rerank read from its model's replies: the values it asked for
+ * (document scores, ToT scores, ITEM judgments) and how many stayed
+ * unreadable after one correction turn. The evaluation's degraded share
+ * counts these beside the judges' (docs/model-replies.md).
+ */
+export type Readings = { asked: number; unreadable: number };

@@ -175,7 +175,7 @@ Deno.test("ITEM over a text-format server that replies with nothing keeps the pr
     assert.deepEqual(iteration.utility, [0, 1, 2, 3, 4, 5], "U_0, every candidate (R_0 = D)");
   }
   assert.deepEqual(body.results.map((result) => result.index), [0, 1, 2, 3, 4, 5]);
-  assert.equal(body.usage.llm_calls, 9);
+  assert.equal(body.usage.llm_calls, 18, "every step's empty reply gets one correction turn");
   assert.ok(body.warnings!.includes(
     "iteration 1: the utility judgment was unusable; the previous set was kept",
   ));
@@ -186,7 +186,9 @@ Deno.test("ITEM over a text-format server: an empty judgment mid-run keeps that 
   await using model = serveTextModel(({ prompt }) => {
     if (prompt === "item-answer") return "BM25 ranks documents by term statistics.";
     if (prompt === "item-relevance-ranking") return "[1] > [2] > [3] > [4] > [5] > [6]";
-    return ++selections === 2 ? "" : selections === 1 ? "[2] > [1]" : "[3]";
+    // The second selection and its correction turn are both empty.
+    selections++;
+    return selections === 2 || selections === 3 ? "" : selections === 1 ? "[2] > [1]" : "[3]";
   });
   const body = await rerank(model.baseURL, { strategy: "item", item: { m: 3 } }) as ItemBody;
   assert.deepEqual(body.iterations.map((iteration) => [iteration.utility, iteration.degraded]), [

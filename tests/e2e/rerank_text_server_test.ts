@@ -1,8 +1,9 @@
 /**
  * sift against a real OpenAI-compatible HTTP server that answers rerank
  * prompts in the papers' text format, the way a sloppy model does: prose,
- * markdown, code fences, `Doc: 0`, `Doc: 99`, a score in words, a duplicate,
- * decimals. The ranking must follow the numbers actually written.
+ * markdown, code fences, `Doc: 0`, `Doc: 99`, a score in words, a duplicate
+ * (the last stated score stands), decimals. The ranking must follow the
+ * numbers actually written.
  */
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
@@ -117,18 +118,21 @@ Deno.test("relevance rerank against a text-format server ranks by the numbers wr
   const body = await rerank(post, { strategy: "relevance" });
 
   assertIndicesValid(body, SIX.length);
-  // Doc 6: 8.5, Doc 1: 7.25, Doc 3: 6.95 (not its duplicate 1), Doc 2: 6.9, Doc 5: 6; Doc 4's
-  // "high" is no number: it keeps its place after them with no score, degraded, not discarded.
+  // Doc 6: 8.5, Doc 1: 7.25, Doc 2: 6.9, Doc 5: 6, Doc 3: 1 (its last line: the reply revised
+  // 6.95); Doc 4's "high" is no number, even after the correction turn: it keeps its place after
+  // them with no score, degraded, not discarded.
   assert.deepEqual(
     body.results.map((r) => [r.index, r.relevance_score]),
-    [[5, 8.5], [0, 7.25], [2, 6.95], [1, 6.9], [4, 6], [3, null]],
+    [[5, 8.5], [0, 7.25], [1, 6.9], [4, 6], [2, 1], [3, null]],
   );
   assert.equal(body.results.at(-1)!.degraded, true);
   assert.equal(body.degraded, true);
   assert.match(body.warnings!.join(" "), /1 score\(s\) unreadable/);
+  assert.match(body.warnings!.join(" "), /1 score\(s\) revised/);
   assert.deepEqual(body.discarded, []);
 
-  assert.equal(model.calls.length, 1);
+  assert.equal(model.calls.length, 2, "one correction turn for Doc 4's unreadable score");
+  assert.match(model.calls[1]!.user, /score for document\(s\) 4 .*format:\nReply only with lines/s);
   const [call] = model.calls;
   assert.equal("response_format" in call!.body, false, "text mode sends no json_schema");
   assert.match(call!.system, /Doc: <document number>, Relevance: <1-10>/);
@@ -153,14 +157,15 @@ Deno.test("one-turn rerank against a text-format server recomputes finals from t
   assert.equal(body.degraded, true, "Doc 3's 'excellent' is unreadable");
   assert.deepEqual(
     body.results.map((r) => [r.index, r.relevance_score, r.scores?.relevance]),
-    [[4, 13.25, 7.75], [3, 12.9, 8.4], [1, 11.5, 8], [5, 9.5, null], [2, null, undefined]],
+    [[4, 22.5, 10], [3, 12.9, 8.4], [1, 11.5, 8], [5, 9.5, null], [2, null, undefined]],
   );
+  // Doc 5's second line (20, all criteria 5) is the last stated: 10 + 0.5 · 25 = 22.5.
   assert.deepEqual(body.results[0]!.scores!.criteria, {
-    depth: 4,
-    diversity: 2,
-    clarity: 3,
-    authoritativeness: 1,
-    recency: 1,
+    depth: 5,
+    diversity: 5,
+    clarity: 5,
+    authoritativeness: 5,
+    recency: 5,
   });
   assert.deepEqual(body.discarded.map((entry) => entry.index), [0]);
   assert.match(body.discarded[0]!.reason, /relevance 2 is below the threshold 3/);
@@ -172,18 +177,21 @@ Deno.test("rerank against a text-format server reads each batch's numbers agains
   const post = siftAgainst(model.baseURL);
   const body = await rerank(post, { strategy: "relevance", documents: RERANK_DOCUMENTS });
   assertIndicesValid(body, RERANK_DOCUMENTS.length);
-  assert.equal(model.calls.length, 2, "batches of 10 and 2");
-  assert.match(model.calls[1]!.user, /^Document 2:/m);
-  assert.doesNotMatch(model.calls[1]!.user, /^Document 3:/m);
+  // Batches of 10 and 2; the batch of 10 reads Doc 4 as "high" and sends one correction turn.
+  assert.equal(model.calls.length, 3, "batches of 10 and 2, and one correction");
+  const small = model.calls.find((call) =>
+    /^Document 1:/m.test(call.user) && !/^Document 3:/m.test(call.user)
+  )!;
+  assert.match(small.user, /^Document 2:/m);
   // The same reply lands on both batches; in the batch of two only Doc: 1 and Doc: 2 count.
   assert.deepEqual(body.results.map((r) => [r.index, r.relevance_score]), [
     [5, 8.5],
     [0, 7.25],
     [10, 7.25],
-    [2, 6.95],
     [1, 6.9],
     [11, 6.9],
     [4, 6],
+    [2, 1],
     [3, null],
   ]);
   assert.deepEqual(body.discarded.map((entry) => entry.index), [6, 7, 8, 9]);
@@ -224,7 +232,7 @@ Deno.test("a whole query through the text-format server: rerank by written numbe
   assert.deepEqual(reranked.results.map((r) => [r.index, r.relevance_score]), [
     [5, 8.5],
     [0, 7.25],
-    [2, 6.95],
+    [1, 6.9],
   ]);
   const deltas = events.filter((event) => event.event === "answer-delta");
   assert.ok(deltas.length > 1, "the answer arrives in pieces");

@@ -23,7 +23,7 @@ type Level = {
   degraded?: true;
 };
 type TotBody = {
-  results: { index: number; relevance_score: number }[];
+  results: { index: number; relevance_score: number | null }[];
   discarded: { index: number; reason: string }[];
   tree: { levels: Level[] };
   degraded: boolean;
@@ -32,9 +32,12 @@ type TotBody = {
 
 const SIX = RERANK_DOCUMENTS.slice(0, 6);
 
-/** Which of SIX a scoring prompt is about. */
+/** Which of SIX a scoring prompt is about (a correction turn is about its first message's). */
 function documentOf(call: TextModelCall): number {
-  return SIX.findIndex((document) => call.user.includes(document.text.slice(0, 40)));
+  const { messages } = call.body as { messages: { role: string; content: string }[] };
+  const asked = messages.filter((message) => message.role === "user")
+    .map((message) => message.content).join("\n");
+  return SIX.findIndex((document) => asked.includes(document.text.slice(0, 40)));
 }
 
 const QUALITY_REPLIES = ["Score: 9/10", "0.3", "**0.85**", "excellent", "60%", "1.7"];
@@ -98,30 +101,33 @@ Deno.test("tot against a sloppy text-format server follows the numbers written a
   assert.deepEqual([second!.dimensions, second!.chosen_by], [["semantic", "lexical"], "agent"]);
   assert.deepEqual(first!.thresholds, { accuracy: 0.5, completeness: 0.5 });
   assert.deepEqual(second!.thresholds, { semantic: 0.5, lexical: 0.5 });
-  // 9/10, 0.3, **0.85**, "excellent" (unusable: 0), 60%, 1.7 (off the 0-1 scale: unusable, 0).
+  // 9/10, 0.3, **0.85**, "excellent" (unusable, even after a correction: no score, never 0),
+  // 60%, 1.7 (off the 0-1 scale: unusable, no score).
   assert.deepEqual(
     first!.candidates.map((c) => [c.index, c.scores.accuracy, c.kept, c.degraded ?? false]),
     [
       [0, 0.9, true, false],
       [1, 0.3, false, false],
       [2, 0.85, true, false],
-      [3, 0, false, true],
+      [3, undefined, false, true],
       [4, 0.6, true, false],
-      [5, 0, false, true],
+      [5, undefined, false, true],
     ],
   );
-  // -0.2 is off the scale: unusable, and counts 0.
+  // -0.2 is off the scale: unusable, no score.
   assert.deepEqual(
     second!.candidates.map((c) => [c.index, c.scores.semantic, c.kept, c.degraded ?? false]),
-    [[0, 0.95, true, false], [2, 0.9, true, false], [4, 0, false, true]],
+    [[0, 0.95, true, false], [2, 0.9, true, false], [4, undefined, false, true]],
   );
-  assert.deepEqual(body.results.map((r) => [r.index, r.relevance_score]), [[0, 0.95], [2, 0.9]]);
-  assert.deepEqual(body.discarded, [
-    { index: 1, reason: "level 1: accuracy 0.3 < 0.5" },
-    { index: 3, reason: "level 1: accuracy 0 < 0.5" },
-    { index: 4, reason: "level 2: semantic 0 < 0.5" },
-    { index: 5, reason: "level 1: accuracy 0 < 0.5" },
+  // The unscored follow the ranked, in retrieval order, with no score: not discarded on a 0.
+  assert.deepEqual(body.results.map((r) => [r.index, r.relevance_score]), [
+    [0, 0.95],
+    [2, 0.9],
+    [3, null],
+    [4, null],
+    [5, null],
   ]);
+  assert.deepEqual(body.discarded, [{ index: 1, reason: "level 1: accuracy 0.3 < 0.5" }]);
   assert.equal(body.degraded, true);
   assert.ok(body.warnings!.some((w) => /^level 1: the agent's reply named no two/.test(w)));
   assert.ok(model.calls.every((call) => !("response_format" in call.body)), "text mode");

@@ -143,7 +143,7 @@ Deno.test("/v1/rerank item answers 400 naming the field for options it cannot ho
     [{ item: { variant: "A_r", judgment: "pointwise" } }, /^item\.judgment: variant A_r/],
     [{ item: { m: 6 } }, /^item\.m: must be at most 5/],
     [{ item: { m: 0 } }, /^item\.m: must be at least 1/],
-    [{ item: { variant: "AR_r" } }, /^item\.variant: must be one of A_s, AR_s, A_r/],
+    [{ item: { variant: "R_s" } }, /^item\.variant: must be one of A_s, AR_s, A_r, AR_r/],
     [{ item: { answer_stop: 0 } }, /^item\.answer_stop: must be in \(0, 1\]/],
     [{ item: { variant: "A_s" }, strategy: "one-turn" }, /^item: only strategy item/],
     [{ weights: 1 }, /^weights: strategy item/],

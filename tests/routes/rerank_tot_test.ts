@@ -20,7 +20,8 @@ type Level = {
 type Result = {
   index: number;
   id?: string;
-  relevance_score: number;
+  relevance_score: number | null;
+  degraded?: true;
   scores: { relevance: null; criteria: Record<string, number>; final: number };
   sentence?: string;
   candidate?: number;
@@ -204,9 +205,10 @@ Deno.test("POST /v1/rerank tot on a malformed model degrades to retrieval order,
   );
   assert.equal(body.degraded, true);
   assert.ok(body.tree.levels.every((level) => level.degraded && level.chosen_by === "default"));
-  // Every score unusable counts 0, so everyone ties and retrieval order stands.
+  // Every score unusable (after a correction): no one is scored, never as 0; retrieval order stands.
   assert.deepEqual(body.results.map((r) => r.index), [0, 1, 2, 3, 4, 5]);
-  assert.ok(body.warnings!.some((w) => /unusable and count as 0/.test(w)));
+  assert.ok(body.results.every((r) => r.relevance_score === null && r.degraded));
+  assert.ok(body.warnings!.some((w) => /unusable, even after a correction/.test(w)));
 });
 
 Deno.test("POST /v1/rerank tot answers 400 for options it cannot take", async () => {
@@ -221,6 +223,11 @@ Deno.test("POST /v1/rerank tot answers 400 for options it cannot take", async ()
     ],
     [{ strategy: "tot", tot: { dimensions: { level2: ["lexical"] } } }, /level2: must name two/],
     [{ strategy: "tot", tot: { unit: "word" } }, /tot\.unit/],
+    [{ strategy: "tot", tot: { models: { flavour: "m" } } }, /tot\.models\.flavour/],
+    [
+      { strategy: "tot", tot: { models: { fluency: " " } } },
+      /^tot\.models\.fluency: must name a model/,
+    ],
     [{ strategy: "tot", tot: { depth: 3 } }, /tot/],
     [
       { strategy: "tot", documents: Array.from({ length: 101 }, (_, i) => `doc ${i}`) },
@@ -253,7 +260,7 @@ Deno.test("POST /v2/rerank sift-tot scores are the mean level-2 scores of what t
     cohere.discarded.map((entry) => entry.index).sort((a, b) => a - b),
     native.discarded.map((entry) => entry.index).sort((a, b) => a - b),
   );
-  const lowest = Math.min(...kept.map((result) => result.relevance_score));
+  const lowest = Math.min(...kept.map((result) => result.relevance_score ?? 0));
   for (const result of cohere.results.slice(kept.length)) {
     assert.ok(result.relevance_score < lowest, JSON.stringify(result));
   }

@@ -57,6 +57,7 @@ Deno.test("readPairwiseReply() prefers a structured verdict and falls back to th
   assert.deepEqual(readPairwiseReply('{"verdict":"B"}', { verdict: "B", reasoning: " why " }), {
     verdict: "B",
     reasoning: "why",
+    revised: false,
   });
   assert.equal(readPairwiseReply("B wins [[B]]", { verdict: "maybe" }).verdict, "B");
   assert.equal(readPairwiseReply("no verdict at all", undefined).verdict, undefined);
@@ -154,12 +155,22 @@ Deno.test("lastJsonObject() reads an outer object when only a nested one comes a
   assert.deepEqual(lastJsonObject(text, pair)?.value, { a: 1, b: 2 });
 });
 
-Deno.test("readAnswerReply() reads the JSON last line, keeps the reasoning before it, clamps to 0-2", () => {
+Deno.test("readAnswerReply() reads the JSON last line and keeps the reasoning before it; never clamps", () => {
   const reply = 'The user wants the k constant.\nThe answer gives it: {"k": 60}.\n' +
-    '{"relevance": 2, "accuracy": 2.4, "completeness": 5, "precision": -1}';
+    '{"relevance": 2, "accuracy": 2, "completeness": 1, "precision": 0}';
   const read = readAnswerReply(reply);
-  assert.deepEqual(read?.scores, { relevance: 2, accuracy: 2, completeness: 2, precision: 0 });
+  assert.deepEqual(read?.scores, { relevance: 2, accuracy: 2, completeness: 1, precision: 0 });
   assert.equal(read?.reasoning, 'The user wants the k constant.\nThe answer gives it: {"k": 60}.');
+  const offScale = '{"relevance": 2, "accuracy": 2.4, "completeness": 5, "precision": -1}';
+  assert.equal(readAnswerReply(offScale), undefined, "off 0-2 is unreadable, not clamped");
+});
+
+Deno.test("readAnswerReply() takes a revised score's last value and says it was revised", () => {
+  const read = readAnswerReply(
+    "Relevance: 2\nAccuracy: 2 — on reflection the date is wrong, so 1\nCompleteness: 2\nPrecision: 2",
+  );
+  assert.deepEqual(read?.scores, { relevance: 2, accuracy: 1, completeness: 2, precision: 2 });
+  assert.equal(read?.revised, true);
 });
 
 Deno.test("readAnswerReply() uses the last object with all four keys; a structured reply's reasoning field", () => {
@@ -197,4 +208,21 @@ Deno.test("readSimilarityReply() accepts 0-5, decimals too, in either mode", () 
   assert.equal(readSimilarityReply("Score: 6", undefined), undefined);
   assert.equal(readSimilarityReply("", { score: 3.5 })?.score, 3.5);
   assert.equal(readSimilarityReply("", { score: 7 }), undefined);
+});
+
+Deno.test("judges record revised: true when a reply changed its verdict, and the last one stands", () => {
+  const retrieval = readRetrievalReply(
+    "Score: 2 — actually no, on reflection it does not fully answer the question, so 1.",
+    undefined,
+  );
+  assert.equal(retrieval?.score, 1);
+  assert.equal(retrieval?.revised, true);
+  assert.equal(readRetrievalReply("Score: 1", undefined)?.revised, undefined);
+  const pairwise = readPairwiseReply(
+    "Verdict: A is better.\n\nOn reflection, though, Assistant B wins.",
+    undefined,
+  );
+  assert.deepEqual([pairwise.verdict, pairwise.revised], ["B", true]);
+  const unsettled = readRetrievalReply("Score: 2 — wait, I am not sure any more.", undefined);
+  assert.equal(unsettled, undefined, "a revision with no value after it is unreadable");
 });

@@ -110,6 +110,31 @@ Deno.test("runItem() A_r takes the first five of the utility ranking as the set"
   assert.deepEqual(result.order, [6, 5, 4, 3, 2, 0, 1], "the rest in retrieval order");
 });
 
+Deno.test("runItem() AR_r ranks by relevance, then ranks that list by utility: U_t is its first five", async () => {
+  const utilityInputs: string[][] = [];
+  const { result, calls } = await run((call) => {
+    if (step(call) === "item-answer") return "an answer";
+    if (step(call) === "item-relevance-ranking") return "[2] > [1] > [3] > [4] > [5] > [6] > [7]";
+    assert.equal(step(call), "item-utility-ranking");
+    utilityInputs.push(presented(call));
+    // Identifiers name the relevance ranking's order as presented: [1] is bravo.
+    return "[3] > [1] > [2] > [4] > [5] > [6] > [7]";
+  }, { variant: "AR_r", m: 2 });
+  // R_1 = bravo, alpha, charlie, …; the utility ranking of R_1: charlie, bravo, alpha, delta, …
+  assert.deepEqual(utilityInputs[0]!.slice(0, 3), ["bravo", "alpha", "charlie"]);
+  assert.deepEqual(result.iterations[0]!.ranking, [2, 1, 0, 3, 4, 5, 6]);
+  assert.deepEqual(result.iterations[0]!.utility, [2, 1, 0, 3, 4]);
+  // Iteration 2 ranks R_1 (not the utility ranking) by relevance again: R_2 = alpha, bravo, …;
+  // its utility ranking is charlie, alpha, bravo, …: the same set, so the loop stops.
+  assert.deepEqual(
+    calls.filter((call) => step(call) === "item-relevance-ranking").map(presented)[1]!.slice(0, 2),
+    ["bravo", "alpha"],
+  );
+  assert.deepEqual(result.iterations[1]!.ranking, [2, 0, 1, 3, 4, 5, 6]);
+  assert.equal(result.stop_reason, "unchanged");
+  assert.deepEqual(result.order, [2, 0, 1, 3, 4, 5, 6], "the rest follow the utility ranking");
+});
+
 Deno.test("runItem() stops when consecutive answers converge under answer_stop, not otherwise", async () => {
   let selections = 0;
   const reply: FakeReply = (call) => {
@@ -171,7 +196,13 @@ Deno.test("runItem() pointwise judges each document concurrently; a failed call 
   assert.equal(result.iterations[0]!.degraded, true);
   assert.match(result.warnings[0]!, /documents 1, 5 was unusable/);
   assert.ok(most > 1 && most <= 4, `at most 4 in flight, saw ${most}`);
-  assert.equal(ledger.llm_calls, 8, "one answer, seven verdicts, the failed one counted");
+  assert.equal(
+    ledger.llm_calls,
+    9,
+    "one answer, seven verdicts (the failed one counted), one correction for foxtrot's 'Hmm.'",
+  );
+  assert.equal(ledger.unreadable, 1);
+  assert.equal(ledger.degraded, 1, "still unreadable after the correction");
 });
 
 Deno.test("runItem() in structured mode sends json_schema and reads JSON replies", async () => {

@@ -56,7 +56,7 @@ Deno.test("parseTextJudgments marks a document with a non-numeric score unreadab
   assert.deepEqual(judgments.filter((j) => j.unreadable).map((j) => j.position), [1, 3]);
 });
 
-Deno.test("parseTextJudgments resolves a duplicate document to its first line with a score", () => {
+Deno.test("parseTextJudgments resolves a duplicate document to its last line with a score, marked revised", () => {
   const judgments = parseTextJudgments(
     [
       "Doc: 2, Relevance: 4",
@@ -67,7 +67,10 @@ Deno.test("parseTextJudgments resolves a duplicate document to its first line wi
     3,
     NO_CRITERIA,
   );
-  assert.deepEqual(judgments.map((j) => [j.position, j.statedFinal]), [[1, 4], [0, 6]]);
+  assert.deepEqual(judgments.map((j) => [j.position, j.statedFinal, j.revised]), [
+    [1, 9, true],
+    [0, 6, undefined],
+  ]);
 });
 
 Deno.test("parseTextJudgments reads lines wrapped in markdown, bullets, numbering and tables", () => {
@@ -108,16 +111,25 @@ Deno.test("parseTextJudgments maps Topicality and criterion labels to the rubric
   }]);
 });
 
-Deno.test("parseTextJudgments reads the one-turn labels and clamps criterion scores to 0-5", () => {
-  const judgments = parseTextJudgments(
+Deno.test("parseTextJudgments never clamps: a breakdown off its scales is unread, 8/10 on 0-5 is 4", () => {
+  const offScale = parseTextJudgments(
     "Doc: 1, Relevance: 14, Topicality: 12, Depth: 9, Diversity: 1, Clarity: 3, " +
       "Authoritativeness: 4.5, Recency: 2",
     1,
     ONE_TURN,
   );
-  assert.equal(judgments[0]?.relevance, 10);
-  assert.deepEqual(judgments[0]?.criteria, {
-    depth: 5,
+  assert.equal(offScale[0]?.relevance, undefined);
+  assert.deepEqual(offScale[0]?.criteria, {});
+  assert.equal(offScale[0]?.statedFinal, 14);
+  const [converted] = parseTextJudgments(
+    "Doc: 1, Relevance: 12, Topicality: 4/5, Depth: 8/10, Diversity: 1, Clarity: 60%, " +
+      "Authoritativeness: 4.5, Recency: 2",
+    1,
+    ONE_TURN,
+  );
+  assert.equal(converted?.relevance, 8);
+  assert.deepEqual(converted?.criteria, {
+    depth: 4,
     diversity: 1,
     clarity: 3,
     authoritativeness: 4.5,
@@ -172,8 +184,8 @@ Deno.test("parseTextJudgments fixes llama-index's 12.5 read as 12", () => {
   const [judgment] = parseTextJudgments("Doc: 3, Relevance: 12.5", 3, ONE_TURN);
   assert.equal(judgment?.position, 2);
   assert.equal(judgment?.statedFinal, 12.5);
-  // A relevance-only line is a 0-10 relevance, so 12.5 is clamped, not truncated.
-  assert.equal(parseTextJudgments("Doc: 3, Relevance: 12.5", 3, NO_CRITERIA)[0]?.relevance, 10);
+  // A relevance-only line is a 0-10 relevance, so 12.5 is off the scale: unreadable, not clamped.
+  assert.equal(parseTextJudgments("Doc: 3, Relevance: 12.5", 3, NO_CRITERIA)[0]?.unreadable, true);
 });
 
 Deno.test("parseTextJudgments reads scores written as 7/10 and Document N spellings", () => {
@@ -207,7 +219,7 @@ Deno.test("parseStructuredJudgments drops each bad entry on its own and keeps th
   assert.deepEqual(judgments.map((j) => [j.position, j.relevance]), [[0, 7], [2, 4]]);
 });
 
-Deno.test("parseStructuredJudgments clamps relevance to 0-10 and criteria to 0-5", () => {
+Deno.test("parseStructuredJudgments leaves a document off its scales unreadable, never clamped", () => {
   const judgments = parseStructuredJudgments(
     {
       documents: [
@@ -218,9 +230,9 @@ Deno.test("parseStructuredJudgments clamps relevance to 0-10 and criteria to 0-5
     2,
     [criterion("depth"), criterion("recency")],
   );
-  assert.deepEqual(judgments.map((j) => [j.relevance, j.criteria]), [
-    [10, { depth: 5, recency: 0 }],
-    [0, { depth: 2.5, recency: 4 }],
+  assert.deepEqual(judgments.map((j) => [j.unreadable, j.relevance, j.criteria]), [
+    [true, undefined, {}],
+    [true, undefined, {}],
   ]);
 });
 
@@ -239,7 +251,7 @@ Deno.test("parseStructuredJudgments ignores unknown criteria and counts missing 
   });
 });
 
-Deno.test("parseStructuredJudgments ignores document numbers outside 1..N and later duplicates", () => {
+Deno.test("parseStructuredJudgments ignores document numbers outside 1..N; a later duplicate wins", () => {
   const judgments = parseStructuredJudgments(
     {
       documents: [
@@ -253,7 +265,7 @@ Deno.test("parseStructuredJudgments ignores document numbers outside 1..N and la
     10,
     NO_CRITERIA,
   );
-  assert.deepEqual(judgments.map((j) => [j.position, j.relevance]), [[9, 5]]);
+  assert.deepEqual(judgments.map((j) => [j.position, j.relevance, j.revised]), [[9, 8, true]]);
 });
 
 Deno.test("parseStructuredJudgments keeps a trimmed reason and drops an empty one", () => {

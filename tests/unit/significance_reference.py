@@ -9,7 +9,9 @@
   sums) by counting with integers and fractions.Fraction.
 Formulas for statistics and variances follow SciPy's documented definitions
 (kendalltau tau-b with the tie-corrected variance, spearmanr's t transform,
-ttest_rel, wilcoxon with zero_method="wilcox", correction=False).
+ttest_rel, wilcoxon with zero_method="wilcox", correction=False and SciPy 1.17's
+method="auto": exact without zeros or ties, every sign flip with them up to
+n = 13, the normal approximation above).
 
 Run: python3 tests/unit/significance_reference.py
 """
@@ -127,6 +129,15 @@ def wilcoxon(a, b):
     minus = sum(rk for rk, v in zip(r, d) if v < 0)
     stat = min(plus, minus)
     tied = len(set(abs(v) for v in d)) < n
+    if len(d_all) <= 13 and (tied or n < len(d_all)):
+        # SciPy 1.17's method="auto" with zeros or ties and n <= 13: every sign flip.
+        observed = plus
+        at_most = at_least = 0
+        for mask in range(2 ** n):
+            s = sum(rk for i, rk in enumerate(r) if mask >> i & 1)
+            at_most += s <= observed
+            at_least += s >= observed
+        return stat, float(min(Fraction(1), 2 * Fraction(min(at_most, at_least), 2 ** n)))
     if n == len(d_all) and not tied and n <= 50:
         count = 0
         for mask in range(2 ** n) if n <= 20 else []:
@@ -156,6 +167,12 @@ if __name__ == "__main__":
                                   [0] * 15),
         "wilcoxon ties+zeros": wilcoxon([0.5, 0.5, 0.3, 0.0, -0.2, 0.5, 0.1, 0.3, -0.1, 0.4],
                                         [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+        "wilcoxon n=5 zeros": wilcoxon([0, 1, 0, 0, 1], [0] * 5),
+        "wilcoxon n=8 zeros+ties": wilcoxon([0, 2, -1, 2, 3, 0, -2, 4], [0] * 8),
+        "wilcoxon n=12 zeros+ties": wilcoxon([1.5, -0.5, 0, 2, 2, -2, 3.5, 0, 1, 1.5, -1, 4],
+                                             [0] * 12),
+        "wilcoxon n=14 zeros (normal)": wilcoxon([0, 0, 1, 2, 3, 4, 5, 5, -7, 8, 9, 10, 11, -12],
+                                                 [0] * 14),
     }
     for name, (stat, p) in cases.items():
         print(f"{name}: statistic={stat!r} p={p!r}")

@@ -115,7 +115,7 @@ Deno.test("rerankTot() falls back on the default pair and the half-keeping rule 
   assert.equal(body.degraded, true);
 });
 
-Deno.test("rerankTot() counts a failed or unreadable score as 0 and marks the candidate", async () => {
+Deno.test("rerankTot() never counts a failed or unreadable score as 0: the candidate goes unscored, degraded", async () => {
   const { deps: d } = deps(script({
     "tot-quality": (call) =>
       call.user.includes("d1")
@@ -128,15 +128,25 @@ Deno.test("rerankTot() counts a failed or unreadable score as 0 and marks the ca
   const [first] = body.tree.levels;
   assert.deepEqual(first!.candidates[0], {
     index: 0,
-    scores: { fluency: 0.9, novelty: 0 },
+    scores: { fluency: 0.9 },
     kept: false,
     degraded: true,
   });
-  assert.deepEqual(first!.candidates[1]!.scores, { fluency: 0, novelty: 0 });
+  assert.deepEqual(first!.candidates[1]!.scores, {});
   assert.equal(first!.candidates[1]!.degraded, true);
   assert.equal(first!.degraded, true);
-  assert.ok(body.warnings?.some((w) => /3 of 8 scores were unusable/.test(w)));
-  assert.equal(body.usage.llm_calls, 2 + 8 + 2 + 2 * 1);
+  assert.ok(
+    body.warnings?.some((w) => /3 of 8 scores were unusable, even after a correction/.test(w)),
+  );
+  assert.deepEqual(body.readings, { asked: 8 + 2, unreadable: 3 });
+  // The unscored follow the ranked ones, in retrieval order, with no score at all.
+  assert.deepEqual(
+    body.results.slice(-2).map((result) => [result.index, result.relevance_score, result.degraded]),
+    [[0, null, true], [1, null, true]],
+  );
+  assert.ok(!body.discarded.some((entry) => entry.index <= 1), "not discarded on a made-up 0");
+  // Agent 2, level-1 scores 8 and one correction for d0's "excellent", thresholds 2, level 2's.
+  assert.equal(body.usage.llm_calls, 2 + 8 + 1 + 2 + 2 * 1);
 });
 
 Deno.test("rerankTot() asks for json_schema in structured mode and reads the JSON", async () => {

@@ -37,7 +37,7 @@ export function reliabilityCells(s: VariantSummary): [string, string] {
   const r = s.reliability;
   if (!r) return ["—", "—"];
   const percent = (share: number | null) => share === null ? "—" : `${(share * 100).toFixed(0)}%`;
-  const judges = Object.values(r.judges);
+  const judges = [...Object.values(r.judges), ...Object.values(r.steps ?? {})];
   const judged = judges.reduce((sum, judge) => sum + judge.judged, 0);
   const excluded = judges.reduce((sum, judge) => sum + judge.excluded, 0);
   const kinds = (["rubric", "rerank_order", "variations"] as const)

@@ -1,3 +1,5 @@
+import { isRefusal, normalizeReply, withoutQuotedText } from "../../../shared/llm/reply-text.ts";
+
 /**
  * RankGPT's passage identifiers read back out of a model's reply. Passages
  * are shown as `[1]`…`[N]` in presentation order; a ranking or a set is
@@ -92,9 +94,13 @@ export function completeRanking(
  * readSelection("None.", 5); // []
  */
 export function readSelection(reply: string, count: number): number[] | undefined {
-  const named = identifiersIn(reply, count);
+  const text = normalizeReply(reply);
+  if (isRefusal(text)) return undefined;
+  const named = identifiersIn(text, count);
   if (named.length > 0) return named.map((identifier) => identifier - 1);
-  return EXPLICIT_NONE.test(reply.trim()) ? [] : undefined;
+  if (EXPLICIT_NONE.test(text.trim())) return [];
+  const prose = proseSelection(text, count);
+  return prose && prose.length > 0 ? prose.map((identifier) => identifier - 1) : undefined;
 }
 
 /**
@@ -102,5 +108,60 @@ export function readSelection(reply: string, count: number): number[] | undefine
  * `completeRanking`); `undefined` when it names no passage.
  */
 export function readRanking(reply: string, count: number): number[] | undefined {
-  return completeRanking(identifiersIn(reply, count), count);
+  const text = normalizeReply(reply);
+  if (isRefusal(text)) return undefined;
+  const named = identifiersIn(text, count);
+  return completeRanking(named.length > 0 ? named : proseRanking(text, count), count);
+}
+
+/** `passages 1, 3 and 4` → `[1], [3] and [4]`: a written-out list of identifiers. */
+function bracketed(text: string): string {
+  return withoutQuotedText(text).replace(/[*_`]/g, "")
+    .replace(
+      /\b(?:passages?|documents?|docs?)\s+((?:#?\[?\d+\]?\s*(?:,|and|&|or)?\s*)+)/gi,
+      (_, list: string) => list.replace(/#?\[?(\d+)\]?/g, "[$1]"),
+    );
+}
+
+function bracketedIn(text: string): number[] {
+  return [...text.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+}
+
+/** Words that make a sentence a ranking: "followed by", "then", "from most to least". */
+const RANKING_CUE =
+  /\b(?:followed\s+by|then|next|finally|most\s+(?:useful|relevant|helpful)|least|from\s+(?:most|best)|in\s+(?:this|descending|the\s+following)\s+order|rank(?:ing|ed|s)?|order)\b|>/i;
+
+/**
+ * A ranking written as prose: "The most useful passage is [3], followed by
+ * [1], then [4], and finally [2]." The last sentence with a ranking cue and
+ * two or more identifiers gives the order; identifiers cited without one
+ * ("[2] states the year, as [1] does") are none.
+ */
+function proseRanking(text: string, count: number): number[] {
+  const sentences = bracketed(text).split(/(?<=[.!?])\s+|\n/)
+    .filter((sentence) => RANKING_CUE.test(sentence))
+    .map((sentence) => keepValid(bracketedIn(sentence), count))
+    .filter((ids) => ids.length >= 2);
+  return sentences.at(-1) ?? [];
+}
+
+const SELECTION_CUE =
+  /\b(?:useful|helpful|help|helps|relevant|select|selected|choose|chose|pick|picked|keep|answer|answers|contain|contains)\b/i;
+const NEGATIVE = /\b(?:not|no|none|neither|nor|irrelevant|useless|unhelpful|without)\b|n't\b/i;
+
+/**
+ * A selection written as prose: "The passages that help are [2] and [5];
+ * the rest do not", "I would select passages 1, 3 and 4". Identifiers in
+ * clauses that select (a cue, no negation) are kept; a reply whose only
+ * identifiers sit in negated clauses is none (no guess).
+ */
+function proseSelection(text: string, count: number): number[] | undefined {
+  const clauses = bracketed(text).split(/(?<=[.!?;])\s+|\n|,\s*(?:but|while|whereas)\b/);
+  const chosen: number[] = [];
+  for (const clause of clauses) {
+    const ids = bracketedIn(clause);
+    if (ids.length === 0 || !SELECTION_CUE.test(clause) || NEGATIVE.test(clause)) continue;
+    chosen.push(...ids);
+  }
+  return chosen.length > 0 ? keepValid(chosen, count) : undefined;
 }

@@ -6,7 +6,7 @@ import {
   itemOptionsSchema,
   type ItemStopReason,
 } from "../../../shared/rerank/item-options.ts";
-import type { RerankDocument } from "../../../shared/rerank/types.ts";
+import type { Readings, RerankDocument } from "../../../shared/rerank/types.ts";
 import type { Deps } from "../../../shared/runtime.ts";
 import { itemAnswerPrompt } from "../../../prompts/item-answer.ts";
 import { itemAnswerImplicitPrompt } from "../../../prompts/item-answer-implicit.ts";
@@ -33,6 +33,8 @@ export type ItemRerankResponse = {
   warnings?: string[];
   iterations: ItemIteration[];
   stop_reason: ItemStopReason;
+  /** Judgments asked, and those unreadable after a correction (the step kept its state). */
+  readings: Readings;
 };
 
 const RESULT_TTL_SECONDS = 24 * 3600;
@@ -109,6 +111,7 @@ export async function rerankItem(
     ...(run.warnings.length ? { warnings: run.warnings } : {}),
     iterations: run.iterations,
     stop_reason: run.stop_reason,
+    readings: { asked: ledger.asked, unreadable: ledger.degraded },
   };
   if (!full.degraded) await deps.cache.set(key, full, { ttlSeconds: RESULT_TTL_SECONDS });
   return {

@@ -21,8 +21,10 @@ export type ItemRun = {
 type Judged = {
   /** U_t, or undefined when the judgment was unusable (U_{t-1} stands). */
   utility: number[] | undefined;
-  /** AR_s: R_t; A_r: the utility ranking. */
+  /** AR_s: R_t; A_r and AR_r: the utility ranking. */
   ranking?: number[];
+  /** AR_r: R_t, the relevance ranking the next iteration ranks again. */
+  relevance?: number[];
   notes: string[];
 };
 
@@ -34,10 +36,25 @@ function sameSet(a: readonly number[], b: readonly number[]): boolean {
 async function judge(
   context: ItemContext,
   options: ItemOptions,
-  state: { utility: number[]; ranking: number[]; retrieval: number[] },
+  state: { utility: number[]; ranking: number[]; relevance: number[]; retrieval: number[] },
   answer: string,
 ): Promise<Judged> {
   const k = Math.min(ITEM_UTILITY_K, state.retrieval.length);
+  if (options.variant === "AR_r") {
+    // R_t ranks R_{t-1} by relevance; the utility ranking ranks R_t as presented; U_t is its first k.
+    const ranked = await rankDocuments(context, "relevance", state.relevance, answer);
+    const relevance = ranked ?? state.relevance;
+    const useful = await rankDocuments(context, "utility", relevance, answer);
+    const notes = [
+      ...(ranked ? [] : ["the relevance ranking was unusable; the previous ranking was kept"]),
+      ...(useful
+        ? []
+        : ["the utility ranking was unusable; the previous ranking and set were kept"]),
+    ];
+    return useful
+      ? { utility: useful.slice(0, k), ranking: useful, relevance, notes }
+      : { utility: undefined, ranking: state.ranking, relevance, notes };
+  }
   if (options.variant === "AR_s") {
     // R_t ranks R_{t-1} as presented; U_t is judged over R_t as presented.
     const ranked = await rankDocuments(context, "relevance", state.ranking, answer);
@@ -99,6 +116,7 @@ export async function runItem(context: ItemContext, options: ItemOptions): Promi
   const k = Math.min(ITEM_UTILITY_K, retrieval.length);
   let utility = options.start === "top5" ? retrieval.slice(0, k) : retrieval;
   let ranking = retrieval;
+  let relevance = retrieval;
   let answer: string | undefined;
   const iterations: ItemIteration[] = [];
   const warnings: string[] = [];
@@ -109,7 +127,12 @@ export async function runItem(context: ItemContext, options: ItemOptions): Promi
     const fresh = await pseudoAnswer(context, options.answer, evidence);
     const previousAnswer = answer;
     answer = fresh ?? answer ?? "";
-    const judged = await judge(context, options, { utility, ranking, retrieval }, answer);
+    const judged = await judge(
+      context,
+      options,
+      { utility, ranking, relevance, retrieval },
+      answer,
+    );
     const notes = [
       ...(fresh === undefined ? ["the pseudo-answer was unusable; the previous one was kept"] : []),
       ...judged.notes,
@@ -117,6 +140,7 @@ export async function runItem(context: ItemContext, options: ItemOptions): Promi
     const previous = utility;
     utility = judged.utility ?? utility;
     if (judged.ranking) ranking = judged.ranking;
+    if (judged.relevance) relevance = judged.relevance;
     iterations.push({
       answer,
       ...(judged.ranking ? { ranking: [...judged.ranking] } : {}),
@@ -136,7 +160,8 @@ export async function runItem(context: ItemContext, options: ItemOptions): Promi
       break;
     }
   }
-  const rest = (options.variant === "AR_s" ? ranking : retrieval)
+  // AR_s and AR_r rank every passage: the rest follow that ranking; A_s and A_r keep retrieval's.
+  const rest = (options.variant === "AR_s" || options.variant === "AR_r" ? ranking : retrieval)
     .filter((index) => !utility.includes(index));
   return { iterations, stop_reason: stopReason, order: [...utility, ...rest], utility, warnings };
 }

@@ -1,4 +1,10 @@
 import { z } from "zod";
+import {
+  isRefusal,
+  lastRevisionAt,
+  normalizeReply,
+  withoutQuotedText,
+} from "../../../shared/llm/reply-text.ts";
 import { extractJsonObject } from "../../../shared/llm/json.ts";
 import { completeRanking, keepValid, readRanking, readSelection } from "./identifiers.ts";
 
@@ -60,23 +66,54 @@ function yes(word: string): boolean {
   return /^(?:yes|true|useful)$/i.test(word.trim());
 }
 
+/** A conclusion that settles the matter: "…, so no.", "Therefore: yes", "Final answer: no". */
+const CONCLUSION =
+  /(?:\b(?:so|thus|hence|therefore|overall|in\s+the\s+end|final(?:ly)?(?:\s+(?:answer|judge?ment|verdict))?)\s*[,:\-–]?\s*(?:my\s+(?:answer|judge?ment)\s+is\s+)?|\bthe\s+answer\s+is\s+)(yes|no)\b[\s.!]*$/gim;
+
 /**
  * Pointwise: `{"useful": true}` (or `"yes"`), a labelled line (`Useful:
  * yes`, ITEM's `My judgment: Yes, ...`), a reply that starts with yes or
  * no, else the one thing prose says ("the passage is not useful"). Labels
- * or prose that say both are unreadable, as is "yes and no".
+ * or prose that say both are unreadable, as is "yes and no" — unless the
+ * reply ends on a conclusion ("…, so no.") or revises itself ("on
+ * reflection: no"): the last stated verdict wins. Refusals are none.
  */
 export function readVerdict(reply: string): boolean | undefined {
-  const object = json(z.object({ useful: z.union([z.boolean(), z.string()]) }), reply);
+  return readVerdictRevised(reply)?.useful;
+}
+
+/** `readVerdict`, saying also whether the reply changed its verdict on the way. */
+export function readVerdictRevised(
+  reply: string,
+): { useful: boolean; revised: boolean } | undefined {
+  const normalized = normalizeReply(reply);
+  if (isRefusal(normalized)) return undefined;
+  const object = json(z.object({ useful: z.union([z.boolean(), z.string()]) }), normalized);
+  const once = (useful: boolean | undefined) =>
+    useful === undefined ? undefined : { useful, revised: false };
   if (object) {
-    if (typeof object.useful === "boolean") return object.useful;
-    if (/^\s*(?:yes|no|true|false)\s*$/i.test(object.useful)) return yes(object.useful);
+    if (typeof object.useful === "boolean") return once(object.useful);
+    if (/^\s*(?:yes|no|true|false)\s*$/i.test(object.useful)) return once(yes(object.useful));
   }
-  const text = reply.replace(/[*_`]/g, "");
-  const labelled = new Set([...text.matchAll(LABELLED)].map((match) => yes(match[1]!)));
-  if (labelled.size > 0) return labelled.size === 1 ? [...labelled][0] : undefined;
+  const text = withoutQuotedText(normalized).replace(/[*_`"]/g, "");
+  const stated = [...text.matchAll(LABELLED)].map((match) => ({
+    at: match.index,
+    useful: yes(match[1]!),
+  }));
+  const conclusions = [...text.matchAll(CONCLUSION)].map((match) => ({
+    at: match.index,
+    useful: yes(match[1]!),
+  }));
+  const revisedAt = lastRevisionAt(text);
+  const last = [...stated, ...conclusions].sort((x, y) => x.at - y.at).at(-1);
+  if (conclusions.length > 0 || (revisedAt !== -1 && last && last.at > revisedAt)) {
+    const all = new Set([...stated, ...conclusions].map((found) => found.useful));
+    return last ? { useful: last.useful, revised: all.size > 1 } : undefined;
+  }
+  const labelled = new Set(stated.map((found) => found.useful));
+  if (labelled.size > 0) return labelled.size === 1 ? once([...labelled][0]) : undefined;
   const leading = /^\W*(yes|no)\b(?!\s+(?:and|or)\s+(?:yes|no)\b)/i.exec(text.trim());
-  if (leading) return yes(leading[1]!);
+  if (leading) return once(yes(leading[1]!));
   const prose = new Set(
     [...text.matchAll(PROSE)].map((match) =>
       match[0].toLowerCase().includes("isn't")
@@ -86,5 +123,5 @@ export function readVerdict(reply: string): boolean | undefined {
         : match[1] === undefined
     ),
   );
-  return prose.size === 1 ? [...prose][0] : undefined;
+  return prose.size === 1 ? once([...prose][0]) : undefined;
 }

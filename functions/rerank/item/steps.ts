@@ -21,6 +21,8 @@ import {
   verdictReplySchema,
 } from "./read.ts";
 import { renderStep, type StepPrompt } from "./render.ts";
+import { renderTemplate } from "../../../shared/llm/prompt.ts";
+import { correctionPrompt } from "../../../prompts/correction.ts";
 
 /** What every step of one ITEM run shares. Indices are into `documents`, from 0. */
 export type ItemContext = {
@@ -33,25 +35,36 @@ export type ItemContext = {
 
 type Prompt = StepPrompt & { id: string; version: number };
 
-async function call(
+async function call<T>(
   context: ItemContext,
   prompt: Prompt,
   presented: readonly number[],
   answer: string | undefined,
   reply: { schema: z.ZodType; name: string },
-): Promise<string | undefined> {
+  reading: { read: (text: string) => T | undefined; problem: string },
+): Promise<T | undefined> {
   const rendered = renderStep(prompt, {
     documents: presented.map((index) => context.documents[index]!),
     query: context.query,
     answer,
     structured: context.llm.structuredOutputs,
   });
-  return await ask(context.llm, context.ledger, {
-    prompt,
-    ...rendered,
-    responseSchema: reply.schema,
-    schemaName: reply.name,
-  }, context.signal);
+  const format = renderTemplate(
+    context.llm.structuredOutputs ? prompt.formatJson : prompt.formatText,
+    { count: presented.length },
+  );
+  return await ask(
+    context.llm,
+    context.ledger,
+    {
+      prompt,
+      ...rendered,
+      responseSchema: reply.schema,
+      schemaName: reply.name,
+    },
+    context.signal,
+    { ...reading, format },
+  );
 }
 
 /** a_t = f_a(q, U_{t-1}): a pseudo-answer from the passages judged useful so far. */
@@ -61,11 +74,10 @@ export async function pseudoAnswer(
   passages: readonly number[],
 ): Promise<string | undefined> {
   const prompt = form === "explicit" ? itemAnswerPrompt : itemAnswerImplicitPrompt;
-  const reply = await call(context, prompt, passages, undefined, {
+  return await call(context, prompt, passages, undefined, {
     schema: answerReplySchema,
     name: "pseudo_answer",
-  });
-  return reply === undefined ? undefined : readAnswer(reply);
+  }, { read: readAnswer, problem: correctionPrompt.unreadable });
 }
 
 /** R_t = f_r(q, R_{t-1}, a_t), or A_r's utility ranking: every document, best first. */
@@ -76,11 +88,13 @@ export async function rankDocuments(
   answer: string,
 ): Promise<number[] | undefined> {
   const prompt = kind === "relevance" ? itemRelevanceRankingPrompt : itemUtilityRankingPrompt;
-  const reply = await call(context, prompt, presented, answer, {
+  const positions = await call(context, prompt, presented, answer, {
     schema: rankingReplySchema,
     name: `${kind}_ranking`,
+  }, {
+    read: (text) => readRankingReply(text, presented.length),
+    problem: correctionPrompt.noRanking,
   });
-  const positions = reply === undefined ? undefined : readRankingReply(reply, presented.length);
   return positions?.map((position) => presented[position]!);
 }
 
@@ -90,31 +104,35 @@ export async function selectUseful(
   presented: readonly number[],
   answer: string,
 ): Promise<number[] | undefined> {
-  const reply = await call(context, itemUtilitySelectionPrompt, presented, answer, {
+  const positions = await call(context, itemUtilitySelectionPrompt, presented, answer, {
     schema: selectionReplySchema,
     name: "utility_selection",
+  }, {
+    read: (text) => readSelectionReply(text, presented.length),
+    problem: correctionPrompt.noSelection,
   });
-  const positions = reply === undefined ? undefined : readSelectionReply(reply, presented.length);
   return positions?.map((position) => presented[position]!);
 }
 
 /**
  * U_t = {p | f_p(q, p, a_t) = 1}: one call per document, concurrently under
  * the rerank batches' limit. Each verdict is `undefined` when its reply was
- * unusable.
+ * unusable, even after a correction.
  */
 export async function judgeEach(
   context: ItemContext,
   indices: readonly number[],
   answer: string,
 ): Promise<(boolean | undefined)[]> {
-  const settled = await mapSettled(indices, DEFAULT_BATCH_CONCURRENCY, async (index) => {
-    const reply = await call(context, itemUtilityPointwisePrompt, [index], answer, {
-      schema: verdictReplySchema,
-      name: "utility_verdict",
-    });
-    return reply === undefined ? undefined : readVerdict(reply);
-  });
+  const settled = await mapSettled(
+    indices,
+    DEFAULT_BATCH_CONCURRENCY,
+    async (index) =>
+      await call(context, itemUtilityPointwisePrompt, [index], answer, {
+        schema: verdictReplySchema,
+        name: "utility_verdict",
+      }, { read: readVerdict, problem: correctionPrompt.noVerdict }),
+  );
   return settled.map((outcome) => {
     // ask() turns every failure but cancellation into undefined.
     if (outcome.status === "rejected") throw outcome.reason;

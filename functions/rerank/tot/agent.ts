@@ -5,7 +5,8 @@ import {
   type TotDimension,
   type TotLevelKind,
 } from "../../../shared/rerank/tot/dimensions.ts";
-import { addUsage, ask, type TotUsage } from "./ask.ts";
+import { addUsage, askRead, type TotUsage } from "./ask.ts";
+import { correctionPrompt } from "../../../prompts/correction.ts";
 import type { Candidate } from "./candidates.ts";
 import { parseDimensions } from "./parse.ts";
 import { renderAgent } from "./render.ts";
@@ -52,16 +53,23 @@ export async function chooseDimensions(
   if (input.pinned) return { dimensions: input.pinned, chosen_by: "request", warnings: [] };
   const pool = dimensionsOf(input.kind) as [TotDimension, ...TotDimension[]];
   let found: TotDimension[] = [];
-  let problem = "the agent's reply named no two of its dimensions";
+  let problem = "the agent's reply named no two of its dimensions, even after a correction";
   try {
-    const reply = await ask(
+    found = await askRead(
       llm,
       renderAgent(input.kind, input.query, input.candidates, llm.structuredOutputs),
       { schema: z.object({ dimensions: z.array(z.enum(pool)) }), name: "tot_dimensions" },
       signal,
-    );
-    addUsage(usage, reply.usage);
-    found = parseDimensions(reply.text, pool);
+      usage,
+      {
+        read: (text) => {
+          const named = parseDimensions(text, pool);
+          if (named.length > found.length) found = named;
+          return named.length === 2 ? named : undefined;
+        },
+        problem: correctionPrompt.noDimensions,
+      },
+    ) ?? found;
   } catch (error) {
     if (signal?.aborted) throw error;
     addUsage(usage, { tokens_in: 0, tokens_out: 0 });

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { completeObject, completeText, type TokenUsage } from "../../../shared/llm/chat.ts";
+import {
+  type ChatRequest,
+  completeObject,
+  completeText,
+  type TokenUsage,
+} from "../../../shared/llm/chat.ts";
+import { correctionTurns } from "../../../shared/llm/correction.ts";
 import type { LlmContext } from "../../../shared/llm/client.ts";
 import type { RenderedPrompt } from "./render.ts";
 
@@ -25,14 +31,54 @@ export async function ask(
   rendered: RenderedPrompt,
   format: { schema: z.ZodType; name: string },
   signal: AbortSignal | undefined,
+  followUp?: ChatRequest["followUp"],
 ): Promise<{ text: string; usage: TokenUsage }> {
-  const request = { ...rendered, signal };
-  if (!llm.structuredOutputs) return await completeText(llm, request);
-  const { text, usage } = await completeObject(llm, {
+  const { format: _, model, ...prompt } = rendered;
+  // A per-dimension model (`tot.models`) asks the same provider under another model name.
+  const target = model === undefined ? llm : { ...llm, model };
+  const request = { ...prompt, signal, followUp };
+  if (!target.structuredOutputs) return await completeText(target, request);
+  const { text, usage } = await completeObject(target, {
     ...request,
     schema: z.unknown(),
     responseSchema: format.schema,
     schemaName: format.name,
   });
   return { text, usage };
+}
+
+/**
+ * One call of the tree read with `read`: an unreadable reply gets one
+ * correction turn (the reply, what was wrong, the prompt's format again);
+ * both calls count in `usage`. `undefined` when both replies are
+ * unreadable; a failed first call throws (the caller says why), a failed
+ * correction is unreadable. A cancelled request always throws.
+ */
+export async function askRead<T>(
+  llm: LlmContext,
+  rendered: RenderedPrompt,
+  format: { schema: z.ZodType; name: string },
+  signal: AbortSignal | undefined,
+  usage: TotUsage,
+  reading: { read: (text: string) => T | undefined; problem: string },
+): Promise<T | undefined> {
+  const first = await ask(llm, rendered, format, signal);
+  addUsage(usage, first.usage);
+  const read = reading.read(first.text);
+  if (read !== undefined) return read;
+  try {
+    const second = await ask(
+      llm,
+      rendered,
+      format,
+      signal,
+      correctionTurns(first.text, reading.problem, rendered.format),
+    );
+    addUsage(usage, second.usage);
+    return reading.read(second.text);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    addUsage(usage, { tokens_in: 0, tokens_out: 0 });
+    return undefined;
+  }
 }

@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { LlmContext } from "../../../shared/llm/client.ts";
 import type { TotDimension, TotLevelKind } from "../../../shared/rerank/tot/dimensions.ts";
 import { halfKeepingThresholds } from "../../../shared/rerank/tot/thresholds.ts";
-import { addUsage, ask, type TotUsage } from "./ask.ts";
+import { addUsage, askRead, type TotUsage } from "./ask.ts";
+import { correctionPrompt } from "../../../prompts/correction.ts";
 import { parseThresholds } from "./parse.ts";
 import { renderThreshold } from "./render.ts";
 
@@ -34,16 +35,24 @@ export async function setThresholds(
     thresholds: z.object(Object.fromEntries(input.dimensions.map((name) => [name, z.number()]))),
   });
   let given: Partial<Record<TotDimension, number>> = {};
-  let problem = "the evaluator's reply was unusable";
+  let problem = "the evaluator's reply was unusable, even after a correction";
   try {
-    const reply = await ask(
+    await askRead(
       llm,
       renderThreshold(input.kind, input.dimensions, input.rows, llm.structuredOutputs),
       { schema, name: "tot_thresholds" },
       signal,
+      usage,
+      {
+        read: (text) => {
+          const read = parseThresholds(text, input.dimensions);
+          // A later reply's values stand; one it leaves out keeps the earlier reply's.
+          given = { ...given, ...read };
+          return input.dimensions.every((name) => given[name] !== undefined) ? given : undefined;
+        },
+        problem: correctionPrompt.noThresholds,
+      },
     );
-    addUsage(usage, reply.usage);
-    given = parseThresholds(reply.text, input.dimensions);
   } catch (error) {
     if (signal?.aborted) throw error;
     addUsage(usage, { tokens_in: 0, tokens_out: 0 });

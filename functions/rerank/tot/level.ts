@@ -27,6 +27,13 @@ export type LevelOutcome = {
   level: TotLevel;
   /** Those that go on, in retrieval order, with their scores at this level. */
   kept: ScoredCandidate[];
+  /**
+   * Those with an unreadable score at this level (after a correction): not
+   * screened on a made-up number, set aside to follow the ranked ones, degraded.
+   */
+  unscored: ScoredCandidate[];
+  /** Score replies left unreadable after their correction turn, for the degraded share. */
+  unreadable: number;
   /** Why each dropped candidate was dropped, by candidate index. */
   dropped: Map<number, string>;
   warnings: string[];
@@ -60,20 +67,28 @@ export async function runLevel(
     candidates: readonly Candidate[];
     pinned: DimensionPair | undefined;
     concurrency: number;
+    models?: Readonly<Partial<Record<TotDimension, string>>> | undefined;
   },
   usage: TotUsage,
   signal: AbortSignal | undefined,
 ): Promise<LevelOutcome> {
   const chosen = await chooseDimensions(llm, input, usage, signal);
   const dimensions: readonly TotDimension[] = chosen.dimensions;
-  const { scored, warnings: scoreWarnings } = await scoreCandidates(
+  const { scored: all, warnings: scoreWarnings, unreadable } = await scoreCandidates(
     llm,
     { ...input, dimensions },
     usage,
     signal,
   );
+  // A candidate missing a score is not screened against a threshold it cannot be compared with.
+  const complete = (entry: ScoredCandidate) =>
+    dimensions.every((name) => entry.scores[name] !== undefined);
+  const scored = all.filter(complete);
+  const unscored = all.filter((entry) => !complete(entry));
   const rows = scored.map((entry) => entry.scores);
-  const set = await setThresholds(llm, { ...input, dimensions, rows }, usage, signal);
+  const set = scored.length > 0
+    ? await setThresholds(llm, { ...input, dimensions, rows }, usage, signal)
+    : { thresholds: {}, degraded: true, warnings: [] };
   const warnings = [...chosen.warnings, ...scoreWarnings, ...set.warnings];
   let keep = new Set(scored.filter((entry) => meets(entry.scores, set.thresholds)));
   const nobodyPassed = keep.size === 0 && scored.length > 0;
@@ -99,15 +114,17 @@ export async function runLevel(
       dimensions: chosen.dimensions,
       chosen_by: chosen.chosen_by,
       thresholds: set.thresholds,
-      candidates: scored.map((entry) => ({
+      candidates: all.map((entry) => ({
         index: entry.candidate.index,
         scores: entry.scores,
         kept: keep.has(entry),
         ...(entry.degraded ? { degraded: true as const } : {}),
       })),
-      ...(degraded ? { degraded: true as const } : {}),
+      ...(degraded || unscored.length > 0 ? { degraded: true as const } : {}),
     },
     kept: scored.filter((entry) => keep.has(entry)),
+    unscored,
+    unreadable,
     dropped,
     warnings,
   };

@@ -15,6 +15,10 @@ export type RenderedPrompt = {
   prompt: { id: string; version: number };
   system: string;
   user: string;
+  /** The output format the system prompt holds, for a correction turn. */
+  format: string;
+  /** The model to ask, when not the step's default (ToT's per-dimension models). */
+  model?: string | undefined;
 };
 
 // Past this, a candidate shown to the agent is cut: it chooses dimensions, it does not score.
@@ -38,10 +42,11 @@ export function renderAgent(
   candidates: readonly Candidate[],
   structured: boolean,
 ): RenderedPrompt {
+  const format = structured ? totAgentPrompt.formatJson : totAgentPrompt.formatText;
   const system = renderTemplate(totAgentPrompt.system, {
     stage: totAgentPrompt.stages[kind],
     dimensions: dimensionsOf(kind).map((name) => `- ${name}: ${definition(name)}`).join("\n"),
-    format: structured ? totAgentPrompt.formatJson : totAgentPrompt.formatText,
+    format,
   });
   const shown = candidates.map((candidate, position) => {
     const text = candidate.text.length > AGENT_CANDIDATE_CHARS
@@ -53,7 +58,7 @@ export function renderAgent(
     query: neutralizeTotTags(query),
     candidates: shown.join("\n"),
   });
-  return { prompt: totAgentPrompt, system, user };
+  return { prompt: totAgentPrompt, system, user, format };
 }
 
 /** One candidate on one dimension: the quality prompt (text alone) or the similarity prompt. */
@@ -72,6 +77,7 @@ export function renderScore(
   };
   return {
     prompt: template,
+    format: values.format,
     system: renderTemplate(template.system, values),
     user: renderTemplate(template.user, {
       dimension,
@@ -89,16 +95,17 @@ export function renderThreshold(
   structured: boolean,
 ): RenderedPrompt {
   const example = dimensions.map((name, i) => [name, i === 0 ? 0.6 : 0.45] as const);
+  const format = renderTemplate(
+    structured ? totThresholdPrompt.formatJson : totThresholdPrompt.formatText,
+    {
+      example_json: JSON.stringify(Object.fromEntries(example)),
+      example_lines: example.map(([name, value]) => `${name}: ${value}`).join("\n"),
+    },
+  );
   const system = renderTemplate(totThresholdPrompt.system, {
     stage: totThresholdPrompt.stages[kind],
     dimensions: dimensions.join(", "),
-    format: renderTemplate(
-      structured ? totThresholdPrompt.formatJson : totThresholdPrompt.formatText,
-      {
-        example_json: JSON.stringify(Object.fromEntries(example)),
-        example_lines: example.map(([name, value]) => `${name}: ${value}`).join("\n"),
-      },
-    ),
+    format,
   });
   const lines = rows.map((row, position) =>
     `candidate ${position + 1}: ${
@@ -109,5 +116,5 @@ export function renderThreshold(
     count: rows.length,
     scores: lines.join("\n"),
   });
-  return { prompt: totThresholdPrompt, system, user };
+  return { prompt: totThresholdPrompt, system, user, format };
 }

@@ -9,9 +9,14 @@ export type TotResultItem = {
   /** The request's document: the passage, or the sentence's source passage. */
   index: number;
   id?: string;
-  /** Equals `scores.final`: the mean level-2 (similarity) score, in [0, 1]. */
-  relevance_score: number;
-  scores: { relevance: null; criteria: Record<string, number>; final: number };
+  /**
+   * Equals `scores.final`: the mean level-2 (similarity) score, in [0, 1];
+   * null for a candidate whose score stayed unreadable (`degraded`).
+   */
+  relevance_score: number | null;
+  scores: { relevance: null; criteria: Record<string, number>; final: number } | null;
+  /** A score of this candidate stayed unreadable after a correction: unscored, after the ranked. */
+  degraded?: true;
   /** Sentence unit: the kept sentence, and its index among `tree.sentences`. */
   sentence?: string;
   candidate?: number;
@@ -95,4 +100,29 @@ export function discardedPassages(
         ? "not screened: past the sentence cap"
         : "no sentence to screen",
     }));
+}
+
+/**
+ * Candidates set aside at a level because a score stayed unreadable: after
+ * the ranked ones, in retrieval order, with no score (never a 0); the
+ * scores that were read stay in `tree`.
+ */
+export function unscoredItems(
+  unscored: readonly ScoredCandidate[],
+  context: { unit: TotUnit; documents: readonly RerankDocument[] },
+): TotResultItem[] {
+  return [...unscored]
+    .sort((x, y) => x.candidate.index - y.candidate.index)
+    .map((entry) => {
+      const { document, index, text } = entry.candidate;
+      const id = context.documents[document]?.id;
+      return {
+        index: document,
+        ...(id === undefined ? {} : { id }),
+        relevance_score: null,
+        scores: null,
+        degraded: true as const,
+        ...(context.unit === "sentence" ? { sentence: text, candidate: index } : {}),
+      };
+    });
 }

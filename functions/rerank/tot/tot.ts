@@ -2,7 +2,7 @@ import { sha256Hex } from "../../../shared/hash.ts";
 import { promptTag } from "../../../shared/llm/prompt.ts";
 import { DEFAULT_BATCH_CONCURRENCY } from "../../../shared/rerank/batch.ts";
 import type { TotOptions, TotUnit } from "../../../shared/rerank/tot/options.ts";
-import type { RerankDocument } from "../../../shared/rerank/types.ts";
+import type { Readings, RerankDocument } from "../../../shared/rerank/types.ts";
 import type { Deps } from "../../../shared/runtime.ts";
 import { totAgentPrompt } from "../../../prompts/tot-agent.ts";
 import { totQualityPrompt } from "../../../prompts/tot-quality.ts";
@@ -12,7 +12,7 @@ import { noUsage } from "./ask.ts";
 import { MAX_TOT_CANDIDATES, toCandidates } from "./candidates.ts";
 import { runLevel, type TotLevel } from "./level.ts";
 import type { ScoredCandidate } from "./scoring.ts";
-import { discardedPassages, rankSurvivors, type TotResultItem } from "./results.ts";
+import { discardedPassages, rankSurvivors, type TotResultItem, unscoredItems } from "./results.ts";
 
 /** The response's `tree`: what each level chose, set and kept. */
 export type TotTree = {
@@ -28,6 +28,8 @@ export type TotResponse = {
   tree: TotTree;
   usage: { tokens_in: number; tokens_out: number; llm_calls: number; cached: boolean };
   degraded: boolean;
+  /** Scores asked, and those still unreadable after their correction turn (never scored 0). */
+  readings?: Readings;
   warnings?: string[];
 };
 
@@ -85,6 +87,8 @@ export async function rerankTot(
     : [];
   const dropped = new Map<number, string>();
   let survivors: ScoredCandidate[] = [];
+  const unscored: ScoredCandidate[] = [];
+  let unreadable = 0;
   const firstScores = new Map<number, Record<string, number>>();
   if (candidates.length > 0) {
     const first = await runLevel(
@@ -95,6 +99,7 @@ export async function rerankTot(
         label: "level 1",
         candidates,
         pinned: options.dimensions?.level1,
+        models: options.models,
       },
       usage,
       signal,
@@ -107,6 +112,7 @@ export async function rerankTot(
         label: "level 2",
         candidates: first.kept.map((entry) => entry.candidate),
         pinned: options.dimensions?.level2,
+        models: options.models,
       },
       usage,
       signal,
@@ -116,15 +122,20 @@ export async function rerankTot(
     for (const [index, reason] of [...first.dropped, ...second.dropped]) dropped.set(index, reason);
     for (const entry of first.kept) firstScores.set(entry.candidate.index, entry.scores);
     survivors = second.kept;
+    unscored.push(...first.unscored, ...second.unscored);
+    unreadable = first.unreadable + second.unreadable;
   }
   const [level1, level2] = levels.map((level) => level.dimensions);
-  const results = rankSurvivors(survivors, {
-    unit: options.unit,
-    documents: request.documents,
-    firstScores: (entry) => firstScores.get(entry.candidate.index) ?? {},
-    level1: level1 ?? [],
-    level2: level2 ?? [],
-  });
+  const results = [
+    ...rankSurvivors(survivors, {
+      unit: options.unit,
+      documents: request.documents,
+      firstScores: (entry) => firstScores.get(entry.candidate.index) ?? {},
+      level1: level1 ?? [],
+      level2: level2 ?? [],
+    }),
+    ...unscoredItems(unscored, { unit: options.unit, documents: request.documents }),
+  ];
   const full: Omit<TotResponse, "usage"> = {
     results,
     discarded: discardedPassages(options.unit, request.documents.length, candidates, {
@@ -140,6 +151,13 @@ export async function rerankTot(
       levels,
     },
     degraded: levels.some((level) => level.degraded),
+    readings: {
+      asked: levels.reduce(
+        (sum, level) => sum + level.candidates.length * level.dimensions.length,
+        0,
+      ),
+      unreadable,
+    },
     ...(warnings.length ? { warnings } : {}),
   };
   if (!full.degraded) await deps.cache.set(key, full, { ttlSeconds: RESULT_TTL_SECONDS });

@@ -18,8 +18,8 @@ function pairOf<const T extends string>(pool: readonly [T, ...T[]]) {
 
 /**
  * The `tot` options of a rerank request (and of a pipeline's rerank step):
- * pinned dimensions per level, which skip that level's agent call, and the
- * unit the tree screens.
+ * pinned dimensions per level, which skip that level's agent call, the
+ * unit the tree screens, and a model per dimension (`models`).
  *
  * @example
  * totOptionsSchema.parse({ dimensions: { level2: ["lexical", "semantic"] } }).unit; // "passage"
@@ -33,6 +33,17 @@ export const totOptionsSchema = z.strictObject({
     ).optional().meta({ description: "Similarity dimensions; the agent picks when absent" }),
   }).optional(),
   unit: z.enum(TOT_UNITS, { error: `must be one of ${TOT_UNITS.join(", ")}` }).default("passage"),
+  models: z.partialRecord(
+    z.enum([...QUALITY_DIMENSIONS, ...SIMILARITY_DIMENSIONS], {
+      error: `must name a dimension: ${
+        [...QUALITY_DIMENSIONS, ...SIMILARITY_DIMENSIONS].join(", ")
+      }`,
+    }),
+    z.string().trim().min(1, { error: "must name a model" }).max(200),
+  ).optional().meta({
+    description: "A model per dimension for its score calls, as the paper screens with several " +
+      "(same provider, other model names); the rerank model scores the rest",
+  }),
 });
 
 export type TotOptions = z.infer<typeof totOptionsSchema>;

@@ -24,7 +24,10 @@ const totLevelSchema = z.object({
     }),
     scores,
     kept: z.boolean(),
-    degraded: z.literal(true).optional().meta({ description: "A score was unusable: it counts 0" }),
+    degraded: z.literal(true).optional().meta({
+      description: "A score stayed unusable after a correction: it is missing from `scores` " +
+        "(never 0), and the candidate follows the ranked ones with no score",
+    }),
   })),
   degraded: z.literal(true).optional().meta({
     description: "No candidate met every threshold (the best half by mean score went on), " +

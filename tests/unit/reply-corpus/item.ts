@@ -112,8 +112,13 @@ export const pointwiseReplies: CorpusReply<boolean>[] = [
   },
   { style: "yes and no", reply: "Yes and no: it is partly relevant.", expected: null },
   {
-    style: "two labels that disagree",
+    style: "a judgment revised on second thought: the last wins (issue #32)",
     reply: "My judgment: Yes\nOn second thought, my judgment: No",
+    expected: false,
+  },
+  {
+    style: "two labels that disagree, no revision",
+    reply: "My judgment: Yes\nVerdict: No",
     expected: null,
   },
   { style: "nothing to read", reply: "There is no doubt it is interesting.", expected: null },

@@ -35,8 +35,13 @@ export const pairwiseJudgeReplies: CorpusReply<Verdict>[] = [
     expected: "A",
   },
   {
-    style: "two verdicts",
+    style: "a verdict revised on second thought: the last wins (issue #32)",
     reply: "Final verdict: A\n\nOn second thought the dates matter more.\nFinal verdict: B",
+    expected: "B",
+  },
+  {
+    style: "two labelled verdicts with no revision",
+    reply: "Verdict: A\nVerdict: B",
     expected: null,
   },
   {

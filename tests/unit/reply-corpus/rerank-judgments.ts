@@ -8,7 +8,9 @@ import type { CorpusReply } from "./types.ts";
  */
 export type ReadJudgments = Record<
   number,
-  { final: number; relevance?: number; criteria?: Record<string, number> } | "unreadable"
+  | { final: number; relevance?: number; criteria?: Record<string, number> }
+  | "unreadable"
+  | "dropped"
 >;
 
 /** A generated rubric's criteria, for the two-turn replies. */
@@ -175,9 +177,9 @@ export const oneTurnReplies: CorpusReply<ReadJudgments>[] = [
     expected: { 1: "unreadable", 2: { final: 7 } },
   },
   {
-    style: "a duplicate line: the first with a score wins",
+    style: "a document scored again: the last score stated wins (issue #32)",
     reply: "Doc: 2, Relevance: n/a\nDoc: 2, Relevance: 6\nDoc: 2, Relevance: 9",
-    expected: { 2: { final: 6 } },
+    expected: { 2: { final: 9 } },
   },
 ];
 
@@ -268,16 +270,10 @@ export const twoTurnReplies: CorpusReply<ReadJudgments>[] = [
     },
   },
   {
-    style: "scores past the scales are clamped",
+    style: "scores past their scales are not clamped: the breakdown is unread, the final stands",
     reply:
       "Doc: 2, Relevance: 14, Topicality: 12, Methodological Rigor: 7, Practical Applicability: 5",
-    expected: {
-      2: {
-        final: 14,
-        relevance: 10,
-        criteria: { methodological_rigor: 5, practical_applicability: 5 },
-      },
-    },
+    expected: { 2: { final: 14 } },
   },
   {
     style: "nothing usable",

@@ -76,8 +76,14 @@ export const rubricReplies: CorpusReply<ReadRubric>[] = [
     expected: { criteria: [["methodological_rigor", 0.6]], threshold: 3 },
   },
   {
-    style: "a markdown list, no JSON",
+    style: "a markdown list, no JSON, is read (issue #32)",
     reply: "1. **Rigor** (weight 0.6): sound methods.\n2. **Applicability** (weight 0.4).",
+    expected: { criteria: [["rigor", 0.6], ["applicability", 0.4]], threshold: 3 },
+  },
+  {
+    style: "a list of sentences is no rubric",
+    reply:
+      "- The documents I was given do not say enough about the topic to judge them.\n- Please send more context.",
     expected: null,
   },
   { style: "a refusal", reply: "I cannot write a rubric for this query.", expected: null },
