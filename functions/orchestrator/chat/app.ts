@@ -7,7 +7,7 @@ import { LIMITS } from "../../../shared/limits.ts";
 import { pipelineSchema } from "../app.ts";
 import { answerChat } from "./chat.ts";
 import { chunkOf, completionHead, completionOf, usageChunk } from "./completion.ts";
-import { invalidBody, modelNotFound, toOpenAIError } from "./errors.ts";
+import { invalidBody, modelNotFound, openAIErrors, toOpenAIError } from "./errors.ts";
 import { CHAT_PRESETS, modelList, modelObject, presetBody } from "./presets.ts";
 import { chatRequestSchema, conversationOf } from "./request.ts";
 import { openAIStream } from "./stream.ts";
@@ -19,21 +19,6 @@ import {
   modelSchema,
   openAIErrorSchema,
 } from "./responses.ts";
-
-type Handler = (c: Context<AppEnv>) => Promise<Response> | Response;
-
-/** Every error of these routes in OpenAI's shape, so its clients read `param` and `code`. */
-function openAIErrors(handler: Handler): Handler {
-  return async (c) => {
-    try {
-      return await handler(c);
-    } catch (error) {
-      const { status, body } = toOpenAIError(error);
-      if (status >= 500) console.error(`${c.req.method} ${c.req.path} failed:`, error);
-      return c.json(body, status as 400);
-    }
-  };
-}
 
 /** The request checked, its preset's pipeline and its conversation, before any work starts. */
 async function readChatRequest(c: Context<AppEnv>) {

@@ -1,4 +1,6 @@
+import type { Context } from "hono";
 import type { z } from "zod";
+import type { AppEnv } from "../../../shared/http/app-env.ts";
 import { type ErrorType, SiftError, toErrorBody } from "../../../shared/errors.ts";
 import { describeIssues, unrecognizedArguments } from "../../../shared/http/validate.ts";
 
@@ -76,5 +78,20 @@ export function toOpenAIError(
         code: named ? error.code : status >= 500 ? body.error.type : null,
       },
     },
+  };
+}
+
+type Handler = (c: Context<AppEnv>) => Promise<Response> | Response;
+
+/** Every error of these routes in OpenAI's shape, so its clients read `param` and `code`. */
+export function openAIErrors(handler: Handler): Handler {
+  return async (c) => {
+    try {
+      return await handler(c);
+    } catch (error) {
+      const { status, body } = toOpenAIError(error);
+      if (status >= 500) console.error(`${c.req.method} ${c.req.path} failed:`, error);
+      return c.json(body, status as 400);
+    }
   };
 }

@@ -43,7 +43,7 @@ const usageSchema = z.object({
 });
 
 /** The passages the answer was given, `[n]` being `sources[n - 1]`. */
-const sourcesSchema = z.array(z.object({
+export const sourcesSchema = z.array(z.object({
   index: z.number().int(),
   id: z.string(),
   doc_id: z.string(),
@@ -57,7 +57,7 @@ const sourcesSchema = z.array(z.object({
   score: z.number(),
 }));
 
-const siftSchema = z.looseObject({
+export const siftSchema = z.looseObject({
   query: z.string().meta({ description: "The standalone question the pipeline answered" }),
   rewritten: z.boolean(),
   steps: z.array(z.looseObject({ name: z.string() })),
