@@ -19,6 +19,7 @@ import {
   strategyOf,
 } from "./cohere.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
+import { cohereErrorSchema } from "../../shared/responses.ts";
 import { cohereRerankResponseSchema, rerankResponseSchema } from "./responses.ts";
 import { itemOptionsSchema } from "../../shared/rerank/item-options.ts";
 import { checkItemRequest } from "./item/validate.ts";
@@ -188,6 +189,7 @@ export function mountRerank(app: Hono<AppEnv>): void {
       body: cohereSchema,
       responses: { 200: json("Best first", cohereRerankResponseSchema) },
       errors: [502],
+      errorBody: cohereErrorSchema,
     }),
     async (c) => {
       const body = await readJson(c, cohereSchema, { maxBytes: LIMITS.ingestBodyBytes });

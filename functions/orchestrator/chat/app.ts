@@ -7,7 +7,7 @@ import { LIMITS } from "../../../shared/limits.ts";
 import { pipelineSchema } from "../app.ts";
 import { answerChat } from "./chat.ts";
 import { chunkOf, completionHead, completionOf, usageChunk } from "./completion.ts";
-import { invalidBody, modelNotFound, openAIErrors, toOpenAIError } from "./errors.ts";
+import { invalidBody, modelNotFound, toOpenAIError } from "./errors.ts";
 import { CHAT_PRESETS, modelList, modelObject, presetBody } from "./presets.ts";
 import { chatRequestSchema, conversationOf } from "./request.ts";
 import { openAIStream } from "./stream.ts";
@@ -52,11 +52,11 @@ export function mountChat(app: Hono<AppEnv>): void {
       responses: { 200: json("The presets", modelListSchema) },
       errorBody: openAIErrorSchema,
     }),
-    openAIErrors((c) => {
+    (c) => {
       const list = modelList();
       const extra = workersAiModels(c.var.config, c.env ?? {}).map(workersAiModelObject);
       return c.json({ ...list, data: [...list.data, ...extra] });
-    }),
+    },
   );
 
   app.get(
@@ -69,11 +69,11 @@ export function mountChat(app: Hono<AppEnv>): void {
       errors: [404],
       errorBody: openAIErrorSchema,
     }),
-    openAIErrors((c) => {
+    (c) => {
       const model = c.req.param("model") ?? "";
       if (!presetBody(model)) throw modelNotFound(model, Object.keys(CHAT_PRESETS));
       return c.json(modelObject(model));
-    }),
+    },
   );
 
   app.post(
@@ -102,7 +102,7 @@ export function mountChat(app: Hono<AppEnv>): void {
       errors: [404, 502],
       errorBody: openAIErrorSchema,
     }),
-    openAIErrors(async (c) => {
+    async (c) => {
       const { body, input } = await readChatRequest(c);
       const head = completionHead(body.model);
       const deps = { llm: c.var.deps.llm, cache: c.var.deps.cache };
@@ -141,6 +141,6 @@ export function mountChat(app: Hono<AppEnv>): void {
         await write(chunk({}, { finishReason: "stop" }));
         if (includeUsage) await write(usageChunk(head, outcome.usage));
       });
-    }),
+    },
   );
 }

@@ -1,18 +1,11 @@
 import { z } from "zod";
 
+export { openAIErrorSchema } from "../../../shared/responses.ts";
+
 /*
  * OpenAI's shapes as sift fills them, for `/openapi.json`: a chat completion,
  * its streamed chunks, the model list and the error body.
  */
-
-export const openAIErrorSchema = z.object({
-  error: z.object({
-    message: z.string(),
-    type: z.string(),
-    param: z.string().nullable(),
-    code: z.string().nullable(),
-  }),
-});
 
 export const modelSchema = z.object({
   id: z.string(),

@@ -6,7 +6,7 @@ import { readRawJson } from "../../../shared/http/validate.ts";
 import { LIMITS } from "../../../shared/limits.ts";
 import { pipelineSchema } from "../app.ts";
 import { answerChat } from "../chat/chat.ts";
-import { invalidBody, modelNotFound, openAIErrors, toOpenAIError } from "../chat/errors.ts";
+import { invalidBody, modelNotFound, toOpenAIError } from "../chat/errors.ts";
 import { CHAT_PRESETS, presetBody } from "../chat/presets.ts";
 import { openAIErrorSchema } from "../chat/responses.ts";
 import { responseHead, responseOf } from "./output.ts";
@@ -65,7 +65,7 @@ export function mountResponses(app: Hono<AppEnv>): void {
       errors: [404, 502],
       errorBody: openAIErrorSchema,
     }),
-    openAIErrors(async (c) => {
+    async (c) => {
       const { body, input } = await readResponsesRequest(c);
       const head = responseHead(body.model);
       const deps = { llm: c.var.deps.llm, cache: c.var.deps.cache };
@@ -90,6 +90,6 @@ export function mountResponses(app: Hono<AppEnv>): void {
           head,
           (onDelta) => answerChat({ ...deps, context: { ...c.var.steps, signal } }, input, onDelta),
         ));
-    }),
+    },
   );
 }
