@@ -72,9 +72,9 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     return c.json(body, status as 400);
   });
   // Read once every route is mounted (below): a known path asked with another method is a 405.
-  let allowed: ReturnType<typeof allowedMethods> | undefined;
+  const routes: { allowed?: ReturnType<typeof allowedMethods> } = {};
   app.notFound((c) => {
-    const methods = allowed?.of(c.req.path);
+    const methods = routes.allowed?.of(c.req.path);
     const shape = errorShapeOf(c.req.path);
     if (methods) {
       c.header("Allow", methods.join(", "));
@@ -159,6 +159,6 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   app.use("*", rateLimit());
   for (const mount of options.mounts) mount(app);
   mountOpenApi(app, options.extendOpenApi);
-  allowed = allowedMethods(app);
+  routes.allowed = allowedMethods(app);
   return app;
 }
