@@ -11,6 +11,7 @@ import { mountMcp } from "./functions/orchestrator/mcp/app.ts";
 import { mountConsole } from "./functions/orchestrator/console/app.ts";
 import { mountJobs } from "./functions/orchestrator/jobs/app.ts";
 import { mountRerank } from "./functions/rerank/app.ts";
+import { mountResponses } from "./functions/orchestrator/responses/app.ts";
 import { createServer } from "./shared/http/server.ts";
 import { Runtime } from "./shared/runtime.ts";
 import { STEP_NAMES } from "./shared/steps/names.ts";
@@ -37,6 +38,7 @@ export function createSiftApp(options: { log?: IndexLog; runtime?: Runtime } = {
       mountAnswer,
       mountOrchestrator,
       mountChat,
+      mountResponses,
       mountMcp,
       mountJobs,
       mountEvaluations,

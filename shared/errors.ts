@@ -10,6 +10,7 @@ export type ErrorType =
   | "invalid_request"
   | "unauthorized"
   | "not_found"
+  | "method_not_allowed"
   | "conflict"
   | "payload_too_large"
   | "forbidden"
@@ -27,24 +28,30 @@ export class SiftError extends Error {
   readonly status: number;
   /** True when the same call may succeed if tried again later. */
   readonly isRetryable: boolean;
+  /** The request field at fault (`messages.2.content`): OpenAI's `param`; null when none is. */
+  readonly param: string | null;
+  /** A stable code a client may branch on (OpenAI's `code`, e.g. `model_not_found`). */
+  readonly code: string | null;
 
   constructor(
     type: ErrorType,
     status: number,
     message: string,
-    options: { cause?: unknown; isRetryable?: boolean } = {},
+    options: { cause?: unknown; isRetryable?: boolean; param?: string; code?: string } = {},
   ) {
     super(message, { cause: options.cause });
     this.type = type;
     this.status = status;
     this.isRetryable = options.isRetryable ?? false;
+    this.param = options.param ?? null;
+    this.code = options.code ?? null;
   }
 }
 
 /** A request the caller can fix: the message names the field and the reason. */
 export class InvalidRequestError extends SiftError {
   override name = "InvalidRequestError";
-  constructor(message: string, options: { cause?: unknown } = {}) {
+  constructor(message: string, options: { cause?: unknown; param?: string; code?: string } = {}) {
     super("invalid_request", 400, message, options);
   }
 }
@@ -60,6 +67,21 @@ export class NotFoundError extends SiftError {
   override name = "NotFoundError";
   constructor(message: string) {
     super("not_found", 404, message);
+  }
+}
+
+/** A known path asked with a method it does not serve; `Allow` lists the ones it does. */
+export class MethodNotAllowedError extends SiftError {
+  override name = "MethodNotAllowedError";
+  readonly allowed: readonly string[];
+  constructor(method: string, path: string, allowed: readonly string[]) {
+    super(
+      "method_not_allowed",
+      405,
+      `${path} does not take ${method}; it takes ${allowed.join(", ")}`,
+      { code: "method_not_allowed" },
+    );
+    this.allowed = allowed;
   }
 }
 

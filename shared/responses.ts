@@ -12,12 +12,28 @@ import { rubricLlmSchema } from "./rerank/generate-rubric.ts";
 export const errorBodySchema = z.object({
   error: z.object({
     type: z.string().meta({
-      description: "invalid_request, unauthorized, forbidden, not_found, payload_too_large, " +
+      description: "invalid_request, unauthorized, forbidden, not_found, method_not_allowed, " +
+        "payload_too_large, " +
         "unsupported_media_type, rate_limited, " +
         "upstream_error, timeout, not_configured or internal_error",
     }),
     message: z.string().meta({ description: "For 400s, names the field and the reason" }),
   }),
+});
+
+/** OpenAI's error body, on the OpenAI-compatible routes (`shared/http/error-shapes.ts`). */
+export const openAIErrorSchema = z.object({
+  error: z.object({
+    message: z.string(),
+    type: z.string(),
+    param: z.string().nullable().meta({ description: "The request field at fault, if one is" }),
+    code: z.string().nullable(),
+  }),
+});
+
+/** Cohere's error body, on the Cohere-compatible routes. */
+export const cohereErrorSchema = z.object({
+  message: z.string().meta({ description: "For 400s, names the field and the reason" }),
 });
 
 const providerHealthSchema = z.enum(["ok", "degraded", "down"]);

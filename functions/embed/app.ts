@@ -14,6 +14,7 @@ import { ingestUpload } from "./upload.ts";
 import { multipartBoundary } from "../../shared/http/multipart.ts";
 import { mountDocumentReads } from "./documents.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
+import { openAIErrorSchema } from "../../shared/responses.ts";
 import {
   deleteResponseSchema,
   embeddingsResponseSchema,
@@ -117,6 +118,7 @@ export function mountEmbed(app: Hono<AppEnv>): void {
       body: embeddingsSchema,
       responses: { 200: json("One vector per input", embeddingsResponseSchema) },
       errors: [502],
+      errorBody: openAIErrorSchema,
     }),
     async (c) => {
       const body = validateOpenAI(

@@ -67,10 +67,11 @@ export function mountFuse(app: Hono<AppEnv>): void {
     }),
     async (c) => {
       const body = await readJson(c, searchSchema, { maxBytes: LIMITS.bodyBytes });
-      const { hits, degraded } = await search(c.var.deps, body, c.req.raw.signal);
+      const { hits, degraded, tokensIn } = await search(c.var.deps, body, c.req.raw.signal);
       return c.json({
         results: hits,
         ...(degraded ? { degraded: true as const, reason: degraded.reason } : {}),
+        usage: { tokens_in: tokensIn, tokens_out: 0 },
       });
     },
   );

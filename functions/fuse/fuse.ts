@@ -44,7 +44,12 @@ export async function ragFusion(
   const variations = input.variations > 0
     ? await generateQueryVariations(deps, input.query, input.variations, signal)
     : { queries: [], degraded: false, usage: { tokens_in: 0, tokens_out: 0 } };
-  const { sparseOnly, ...fused } = await retrieveAndFuse(deps, input, variations.queries, signal);
+  const { sparseOnly, embeddingTokens, ...fused } = await retrieveAndFuse(
+    deps,
+    input,
+    variations.queries,
+    signal,
+  );
   const reasons = [
     ...(variations.degraded
       ? [variations.refused ? REFUSED_VARIATIONS_REASON : NO_VARIATIONS_REASON]
@@ -55,7 +60,11 @@ export async function ragFusion(
     ...fused,
     degraded: reasons.length > 0,
     ...(reasons.length ? { reason: reasons.join("; ") } : {}),
-    usage: variations.usage,
+    // The variations' LLM tokens and every query's embedding tokens.
+    usage: {
+      tokens_in: variations.usage.tokens_in + embeddingTokens,
+      tokens_out: variations.usage.tokens_out,
+    },
   };
 }
 
@@ -65,7 +74,9 @@ export async function retrieveAndFuse(
   input: SearchInput & { rrf_k?: number | undefined },
   variations: readonly string[],
   signal?: AbortSignal,
-): Promise<Pick<FusionResult, "queries" | "results"> & { sparseOnly: boolean }> {
+): Promise<
+  Pick<FusionResult, "queries" | "results"> & { sparseOnly: boolean; embeddingTokens: number }
+> {
   const queries = [
     { text: input.query, origin: "original" as const },
     ...variations.map((text) => ({ text, origin: "variation" as const })),
@@ -89,6 +100,7 @@ export async function retrieveAndFuse(
   return {
     queries,
     sparseOnly: outcomes.some((outcome) => outcome.degraded),
+    embeddingTokens: outcomes.reduce((sum, outcome) => sum + outcome.tokensIn, 0),
     results: fused.slice(0, input.top_k).map((item) => ({
       ...hits.get(item.id)!,
       score: item.rrf_score,

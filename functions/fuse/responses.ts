@@ -13,6 +13,10 @@ export const searchResponseSchema = z.object({
     description: "Present when embeddings failed and BM25 alone ranked (dense or hybrid asked)",
   }),
   reason: z.string().optional().meta({ description: "Why, when degraded" }),
+  usage: tokenUsageSchema.meta({
+    description: "The query's embedding tokens, as the provider reported them (0 when the " +
+      "embedding was cached, or the provider reports none)",
+  }),
 });
 
 /** `POST /v1/fuse` with a query: RAG-Fusion. */

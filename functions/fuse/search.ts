@@ -24,13 +24,15 @@ export async function embedQuery(
   deps: { embedder: Embedder; cache: ResilientCache },
   query: string,
   signal?: AbortSignal,
+  onTokens?: (tokensIn: number) => void,
 ): Promise<number[]> {
   const key = `embedding:${deps.embedder.model}:${
     deps.embedder.dimensions ?? "default"
   }:${await sha256Hex(query)}`;
   const { value } = await deps.cache.getOrSet(
     key,
-    async () => (await deps.embedder.embed([query], signal ? { signal } : {}))[0]!,
+    // A cached embedding costs nothing: only a call made counts its tokens.
+    async () => (await deps.embedder.embed([query], { signal, onTokens }))[0]!,
     { ttlSeconds: EMBEDDING_TTL_SECONDS },
   );
   return value;
@@ -39,6 +41,8 @@ export async function embedQuery(
 /** A ranking, and why it is sparse when dense or hybrid was asked for. */
 export type SearchOutcome = {
   hits: SearchHit[];
+  /** The query's embedding tokens, as the provider reported them (0 when cached or unreported). */
+  tokensIn: number;
   /** Set when embeddings failed and BM25 alone ranked. */
   degraded?: { reason: string };
 };
@@ -60,9 +64,10 @@ export async function search(
 ): Promise<SearchOutcome> {
   let vector: number[] | undefined;
   let degraded: SearchOutcome["degraded"];
+  let tokensIn = 0;
   if (input.mode !== "sparse") {
     try {
-      vector = await embedQuery(deps, input.query, signal);
+      vector = await embedQuery(deps, input.query, signal, (tokens) => (tokensIn += tokens));
     } catch (error) {
       if (signal?.aborted || !canFallBack(error)) throw error;
       console.warn("query embedding failed, falling back to sparse:", errorText(error));
@@ -77,7 +82,7 @@ export async function search(
     ...(input.filter ? { filter: input.filter } : {}),
     namespace: input.namespace,
   });
-  return degraded ? { hits, degraded } : { hits };
+  return degraded ? { hits, tokensIn, degraded } : { hits, tokensIn };
 }
 
 /** Provider failures (5xx, timeouts, bad replies) fall back; 4xx and cancellations do not. */

@@ -6,6 +6,7 @@ import { mountChat } from "./chat/app.ts";
 import { mountForwarding } from "./forward.ts";
 import { mountJobs } from "./jobs/app.ts";
 import { mountMcp } from "./mcp/app.ts";
+import { mountResponses } from "./responses/app.ts";
 import { withForwardedRoutes } from "./openapi.ts";
 
 /**
@@ -16,7 +17,7 @@ import { withForwardedRoutes } from "./openapi.ts";
 export function createOrchestratorServer(runtime: Runtime) {
   return createServer({
     runtime,
-    mounts: [mountOrchestrator, mountChat, mountMcp, mountJobs, mountForwarding],
+    mounts: [mountOrchestrator, mountChat, mountResponses, mountMcp, mountJobs, mountForwarding],
     open: [mountConsole],
     serves: [],
     // Its /openapi.json describes the whole API, each forwarded route as its owner does.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { costOf, type CostUsd } from "../../shared/cost/cost.ts";
 import type { TokenUsage } from "../../shared/llm/chat.ts";
 import type { Pipeline } from "../../shared/pipeline.ts";
 import type { Rubric } from "../../shared/rerank/rubric.ts";
@@ -28,6 +29,8 @@ const searchReplySchema = z.object({
   results: z.array(hitSchema),
   degraded: z.literal(true).optional(),
   reason: z.string().optional(),
+  // Optional: a search function deployed before it reported its embedding tokens.
+  usage: usageSchema.optional(),
 });
 
 const fuseReplySchema = z.looseObject({
@@ -67,7 +70,8 @@ export type Retrieved = {
   degraded?: true;
   /** Why retrieval degraded (BM25 alone, or no query variations). */
   reason?: string;
-  usage: TokenUsage;
+  /** Tokens; the search step prices itself (the embedding model), fusion is priced as the LLM. */
+  usage: TokenUsage & { cost_usd?: CostUsd };
 };
 
 type SearchOptions = {
@@ -87,6 +91,16 @@ function searchBody(options: SearchOptions) {
   };
 }
 
+/**
+ * The search step's tokens are its query's embedding: priced at the
+ * embedding model, not the answering model every other step is priced at.
+ */
+function searchUsage(usage: TokenUsage | undefined, context: StepContext) {
+  const tokens = usage ?? { tokens_in: 0, tokens_out: 0 };
+  const { embeddings, prices } = context.config;
+  return { ...tokens, cost_usd: costOf(embeddings.model, tokens, prices) };
+}
+
 /** `POST /v1/search`: one query's ranking. */
 export async function searchStep(
   transport: StepTransport,
@@ -102,7 +116,7 @@ export async function searchStep(
     queries: [{ text: options.query, origin: "original" }],
     results: reply.results as SearchHit[],
     ...(reply.degraded ? { degraded: true as const, reason: reply.reason ?? "degraded" } : {}),
-    usage: { tokens_in: 0, tokens_out: 0 },
+    usage: searchUsage(reply.usage, context),
   };
 }
 

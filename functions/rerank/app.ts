@@ -1,24 +1,20 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { InvalidRequestError } from "../../shared/errors.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
-import { readJson } from "../../shared/http/validate.ts";
+import { readJson, readRawJson, validate } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
 import { MAX_WEIGHT, rubricSchema } from "../../shared/rerank/rubric.ts";
 import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
 import { inlineDocumentSchema, querySchema, withoutReservedKeys } from "../../shared/schemas.ts";
 import { rerank } from "./rerank.ts";
-import {
-  COHERE_MODELS,
-  cohereReply,
-  cohereResults,
-  cohereSchema,
-  documentOf,
-  rankedTexts,
-  strategyOf,
-} from "./cohere.ts";
+import { runCohereRerank } from "./cohere-run.ts";
+import { COHERE_MODELS, cohereSchema } from "./cohere.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
+import { cohereErrorSchema, errorBodySchema } from "../../shared/responses.ts";
+import { toCohereError } from "../../shared/http/error-shapes.ts";
+import { cohereV1Schema, isCohereV1Body } from "./cohere-v1.ts";
 import { cohereRerankResponseSchema, rerankResponseSchema } from "./responses.ts";
 import { itemOptionsSchema } from "../../shared/rerank/item-options.ts";
 import { checkItemRequest } from "./item/validate.ts";
@@ -26,7 +22,7 @@ import { totOptionsSchema } from "../../shared/rerank/tot/options.ts";
 import { checkTotRequest } from "./tot/validate.ts";
 import { crossEncoderFor, rerankWithCrossEncoder } from "./cross-encoder.ts";
 import { rerankWithPrefilter } from "./prefilter.ts";
-import { CROSS_ENCODER_MODELS, isCrossEncoderModel } from "../../shared/rerank/cross-encoder.ts";
+import { CROSS_ENCODER_MODELS } from "../../shared/rerank/cross-encoder.ts";
 
 const crossEncoderModelSchema = z.enum(CROSS_ENCODER_MODELS, {
   error: `must be one of ${CROSS_ENCODER_MODELS.join(", ")}`,
@@ -91,6 +87,17 @@ function toDocuments(documents: z.infer<typeof inlineDocumentSchema>[]) {
   return documents.map((document) => typeof document === "string" ? { text: document } : document);
 }
 
+/** A Cohere v1 body on `/v1/rerank`: Cohere's reply, or its error shape. */
+async function cohereV1Rerank(c: Context<AppEnv>, raw: unknown): Promise<Response> {
+  try {
+    return c.json(await runCohereRerank(c, validate(cohereV1Schema, raw), "1"));
+  } catch (error) {
+    const { status, body } = toCohereError(error);
+    if (status >= 500) console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    return c.json(body, status as 400);
+  }
+}
+
 /** `POST /v1/rerank` (sift's native form) and `POST /v2/rerank` (Cohere v2-compatible). */
 export function mountRerank(app: Hono<AppEnv>): void {
   app.post(
@@ -110,15 +117,26 @@ export function mountRerank(app: Hono<AppEnv>): void {
         "query, each on two dimensions scored in [0, 1] with a threshold per dimension; " +
         "`relevance_score` is the mean level-2 score, `scores.criteria` holds the four " +
         "dimension scores, and the response adds `tree` (sentence unit: each result's " +
-        "`sentence` comes from passage `index`).",
+        "`sentence` comes from passage `index`). Cohere's v1 body (`cohere-ai`'s " +
+        "`CohereClient`, LangChain's `CohereRerank`) is answered as Cohere v1 would, as " +
+        "`/v2/rerank` answers v2's: a body is Cohere's when it has `return_documents`, " +
+        "`rank_fields` or `max_chunks_per_doc`, or a `model` that is not a cross-encoder and " +
+        "no `strategy`.",
       body: rerankSchema,
-      responses: { 200: json("Best first, each with its breakdown", rerankResponseSchema) },
+      responses: {
+        200: json(
+          "Best first, each with its breakdown; for a Cohere v1 body, Cohere's v1 reply",
+          z.union([rerankResponseSchema, cohereRerankResponseSchema]),
+        ),
+      },
       errors: [502],
+      // A Cohere v1 body's errors are Cohere's, as its clients read them.
+      errorBody: z.union([errorBodySchema, cohereErrorSchema]),
     }),
     async (c) => {
-      const { model, prefilter, ...parsed } = await readJson(c, rerankSchema, {
-        maxBytes: LIMITS.ingestBodyBytes,
-      });
+      const raw = await readRawJson(c, { maxBytes: LIMITS.ingestBodyBytes });
+      if (isCohereV1Body(raw)) return await cohereV1Rerank(c, raw);
+      const { model, prefilter, ...parsed } = validate(rerankSchema, raw);
       if (model && (parsed.strategy || prefilter)) {
         throw new InvalidRequestError(
           `${
@@ -188,50 +206,11 @@ export function mountRerank(app: Hono<AppEnv>): void {
       body: cohereSchema,
       responses: { 200: json("Best first", cohereRerankResponseSchema) },
       errors: [502],
+      errorBody: cohereErrorSchema,
     }),
     async (c) => {
       const body = await readJson(c, cohereSchema, { maxBytes: LIMITS.ingestBodyBytes });
-      if (isCrossEncoderModel(body.model)) {
-        const encoder = crossEncoderFor(body.model, c.var.config, c.env ?? {}, {
-          tenant: c.var.deps.tenant,
-        });
-        const texts = rankedTexts(body);
-        const ranked = await rerankWithCrossEncoder(
-          encoder,
-          {
-            query: body.query,
-            documents: texts.map((text) => ({ text })),
-            top_n: body.top_n,
-          },
-          c.var.config,
-          c.req.raw.signal,
-        );
-        const results = ranked.results.map((result) => ({
-          index: result.index,
-          relevance_score: result.relevance_score ?? 0,
-          ...(body.return_documents ? { document: documentOf(body, result.index) } : {}),
-        }));
-        return c.json(cohereReply(results, []));
-      }
-      const strategy = strategyOf(body.model);
-      const texts = rankedTexts(body);
-      checkItemRequest({ strategy, documents: texts });
-      checkTotRequest({ strategy, documents: texts });
-      const reranked = await rerank(c.var.deps, {
-        query: body.query,
-        documents: texts.map((text) => ({ text })),
-        strategy,
-        // All of them: the discarded ones may still fill top_n.
-        top_n: undefined,
-        explain: false,
-        batch_size: DEFAULT_BATCH_SIZE,
-        trusted_sources: c.var.config.sourceTrust,
-      }, c.req.raw.signal);
-      const { results, discarded } = cohereResults(reranked, strategy, body);
-      const warnings = reranked.warnings || reranked.degraded
-        ? [...(reranked.degraded ? ["degraded"] : []), ...(reranked.warnings ?? [])]
-        : undefined;
-      return c.json(cohereReply(results, discarded, warnings));
+      return c.json(await runCohereRerank(c, body, "2"));
     },
   );
 }

@@ -171,17 +171,18 @@ export function cohereResults(
   };
 }
 
-/** Cohere's v2 reply around the results: an id, `meta`, and sift's `discarded`. */
+/** Cohere's reply around the results: an id, `meta` (v2's or v1's), and sift's `discarded`. */
 export function cohereReply(
   results: CohereResult[],
   discarded: { index: number; reason: string }[],
   warnings?: string[],
+  version: "1" | "2" = "2",
 ) {
   return {
     id: crypto.randomUUID(),
     results,
     meta: {
-      api_version: { version: "2" },
+      api_version: { version },
       billed_units: { search_units: 1 },
       ...(warnings ? { warnings } : {}),
     },

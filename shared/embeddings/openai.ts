@@ -45,7 +45,11 @@ export class OpenAIEmbedder implements Embedder {
 
   async embed(
     texts: string[],
-    options: { signal?: AbortSignal | undefined; dimensions?: number | undefined } = {},
+    options: {
+      signal?: AbortSignal | undefined;
+      dimensions?: number | undefined;
+      onTokens?: ((tokensIn: number) => void) | undefined;
+    } = {},
   ): Promise<number[][]> {
     const dimensions = options.dimensions ?? this.dimensions;
     const batches: string[][] = [];
@@ -57,7 +61,12 @@ export class OpenAIEmbedder implements Embedder {
     const worker = async () => {
       while (next < batches.length) {
         const position = next++;
-        results[position] = await this.#embedBatch(batches[position]!, dimensions, options.signal);
+        results[position] = await this.#embedBatch(
+          batches[position]!,
+          dimensions,
+          options.signal,
+          options.onTokens,
+        );
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENT_BATCHES, batches.length) }, worker));
@@ -74,10 +83,11 @@ export class OpenAIEmbedder implements Embedder {
     input: string[],
     dimensions: number | undefined,
     signal: AbortSignal | undefined,
+    onTokens: ((tokensIn: number) => void) | undefined,
   ): Promise<number[][]> {
     for (let attempt = 1;; attempt++) {
       try {
-        return await this.#embedOnce(input, dimensions, signal);
+        return await this.#embedOnce(input, dimensions, signal, onTokens);
       } catch (error) {
         if (attempt >= MALFORMED_REPLY_ATTEMPTS || !isMalformedReply(error) || signal?.aborted) {
           throw toLlmError(error, "embeddings");
@@ -91,6 +101,7 @@ export class OpenAIEmbedder implements Embedder {
     input: string[],
     dimensions: number | undefined,
     signal: AbortSignal | undefined,
+    onTokens: ((tokensIn: number) => void) | undefined,
   ): Promise<number[][]> {
     const response = await inModelCall(
       { operation: "embeddings", provider: this.#provider, model: this.model },
@@ -112,6 +123,8 @@ export class OpenAIEmbedder implements Embedder {
     );
     const reply = embeddingsReplySchema.safeParse(response);
     if (!reply.success) throw new MalformedReplyError("the embeddings reply has no usable data");
+    const tokensIn = (response as { usage?: { prompt_tokens?: unknown } }).usage?.prompt_tokens;
+    if (typeof tokensIn === "number" && tokensIn > 0) onTokens?.(tokensIn);
     // Providers may reorder; `index` is authoritative.
     const ordered = [...reply.data.data].sort((x, y) => x.index - y.index);
     if (ordered.length !== input.length) {

@@ -3,9 +3,18 @@ export interface Embedder {
   readonly model: string;
   /** The configured output size; undefined means the model's own default. */
   readonly dimensions?: number | undefined;
+  /**
+   * `onTokens` hears the input tokens of each call the provider made, as it
+   * reported them (a provider that reports none, or the offline model, stays
+   * silent), so a step can count and price them.
+   */
   embed(
     texts: string[],
-    options?: { signal?: AbortSignal | undefined; dimensions?: number | undefined },
+    options?: {
+      signal?: AbortSignal | undefined;
+      dimensions?: number | undefined;
+      onTokens?: ((tokensIn: number) => void) | undefined;
+    },
   ): Promise<number[][]>;
 }
 

@@ -3,7 +3,9 @@ import type { AppEnv, Mount } from "./app-env.ts";
 import { loadDemoCorpus, retireDemoCorpus } from "../demo/loader.ts";
 import { lazyIndex, withoutDemoCorpus } from "../demo/lazy-index.ts";
 import { HealthProbe } from "../health/probe.ts";
-import { NotFoundError, SiftError, toErrorBody } from "../errors.ts";
+import { MethodNotAllowedError, NotFoundError, SiftError } from "../errors.ts";
+import { allowedMethods } from "./allowed-methods.ts";
+import { errorReply, errorShapeOf } from "./error-shapes.ts";
 import { CACHE_SCOPE_HEADER, cacheScopeOf, cacheScopePrefix } from "../cache/scope.ts";
 import type { Runtime } from "../runtime.ts";
 import type { StepName } from "../steps/names.ts";
@@ -66,15 +68,25 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     if (!(error instanceof SiftError) || error.status >= 500) {
       console.error(`${c.req.method} ${c.req.path} failed:`, error);
     }
-    const { status, body } = toErrorBody(error);
+    const { status, body } = errorReply(error, errorShapeOf(c.req.path));
     if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="sift"');
     // A body that stalled is still owed bytes: this connection cannot carry another request.
     if (status === 408) c.header("Connection", "close");
     return c.json(body, status as 400);
   });
+  // Read once every route is mounted (below): a known path asked with another method is a 405.
+  const routes: { allowed?: ReturnType<typeof allowedMethods> } = {};
   app.notFound((c) => {
-    const { status, body } = toErrorBody(
+    const methods = routes.allowed?.of(c.req.path);
+    const shape = errorShapeOf(c.req.path);
+    if (methods) {
+      c.header("Allow", methods.join(", "));
+      const refused = new MethodNotAllowedError(c.req.method, c.req.path, methods);
+      return c.json(errorReply(refused, shape).body, 405);
+    }
+    const { status, body } = errorReply(
       new NotFoundError(`No route for ${c.req.method} ${c.req.path}`),
+      shape,
     );
     return c.json(body, status as 404);
   });
@@ -151,5 +163,6 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   app.use("*", rateLimit());
   for (const mount of options.mounts) mount(app);
   mountOpenApi(app, options.extendOpenApi);
+  routes.allowed = allowedMethods(app);
   return app;
 }

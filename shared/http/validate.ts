@@ -66,12 +66,20 @@ export function unrecognizedArguments(error: z.ZodError, schema: z.ZodType): str
     names.join(", ") + (hints.length ? ` (${hints.join("; ")})` : "");
 }
 
-/** Checks a body of an OpenAI-compatible route: unknown top-level fields in OpenAI's words. */
+/**
+ * Checks a body of an OpenAI-compatible route: unknown top-level fields in
+ * OpenAI's words (`param` null, as OpenAI sends it), else every problem, the
+ * first one's field as `param`.
+ */
 export function validateOpenAI<T>(schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
+  const unrecognized = unrecognizedArguments(parsed.error, schema);
+  if (unrecognized) throw new InvalidRequestError(unrecognized);
+  const path = parsed.error.issues[0]?.path ?? [];
   throw new InvalidRequestError(
-    unrecognizedArguments(parsed.error, schema) ?? describeIssues(parsed.error, schema),
+    describeIssues(parsed.error, schema),
+    path.length > 0 ? { param: path.join(".") } : {},
   );
 }
 

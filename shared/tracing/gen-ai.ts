@@ -1,5 +1,6 @@
 import { type Span, SpanKind } from "@opentelemetry/api";
 import { failSpan, inSpan, tracer } from "./spans.ts";
+import { tokenCount } from "./token-count.ts";
 
 /** What a model call reports when it ends. */
 export type ModelCallResult = {
@@ -30,8 +31,8 @@ function startAttributes(call: ModelCall) {
 export function endModelCall(span: Span, call: ModelCall, result: ModelCallResult): void {
   span.setAttributes({
     "gen_ai.response.model": result.responseModel ?? call.model,
-    "gen_ai.usage.input_tokens": result.tokensIn,
-    "gen_ai.usage.output_tokens": result.tokensOut,
+    "gen_ai.usage.input_tokens": tokenCount(result.tokensIn),
+    "gen_ai.usage.output_tokens": tokenCount(result.tokensOut),
   });
 }
 

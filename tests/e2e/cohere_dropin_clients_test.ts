@@ -53,7 +53,7 @@ function clients(url: string): Record<string, Client> {
         topN,
         maxRetries: 0,
       })).ranking.map((entry) => ({ index: entry.originalIndex, score: entry.score })),
-    // LangChain's default client speaks Cohere's v1 API (sift's /v1/rerank is its own);
+    // LangChain's default client speaks Cohere's v1 API (tests/e2e/cohere_v1_clients_test.ts);
     // its `client` option takes a v2 one, whose rerank has the same call, typed as v1's.
     "@langchain/cohere": async (model, documents, topN) => {
       const client = cohere as unknown as NonNullable<NonNullable<LangChainFields>["client"]>;

@@ -69,6 +69,9 @@ Deno.test("the official MCP client lists, asks, reranks, reads and is refused ov
           assert.ok(answer.answered, answer.answer);
           assert.ok(answer.citations.length > 0, answer.answer);
           assert.ok(answer.steps.some((step: { name: string }) => step.name === "rerank"));
+          // Its cost, as /v1/query's usage event gives it: the offline model is free.
+          assert.equal(answer.cost_usd, 0);
+          assert.ok(answer.steps.every((step: { cost_usd?: unknown }) => step.cost_usd === 0));
           // Retrieval, rubric, rerank, then answer tokens, all before the result came back.
           assert.ok(resultAt >= 4, progress.join(" | "));
           assert.match(progress[0]!, /^retrieval done: \d+ passages$/);

@@ -89,6 +89,10 @@ Deno.test("a /v1/query with a traceparent exports its steps and model calls into
       assert.equal(typeof call.attributes["gen_ai.response.model"], "string");
       assert.ok(Number(call.attributes["gen_ai.usage.input_tokens"]) > 0, call.name);
       assert.ok(Number(call.attributes["gen_ai.usage.output_tokens"]) > 0, call.name);
+      // Token counts leave Deno's exporter as OTLP integers, as the conventions type them.
+      for (const key of ["gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"]) {
+        assert.ok(call.integers.includes(key), `${call.name}: ${key} is not an intValue`);
+      }
     }
     const answerCall = modelCalls.find((call) =>
       byId.get(call.parentSpanId)?.name === "sift.step answer"

@@ -14,6 +14,8 @@ export type ReceivedSpan = {
   /** The exporting process's `service.name`. */
   service: string;
   attributes: Record<string, string | number | boolean>;
+  /** The attributes that arrived as OTLP integers (`intValue`), not doubles. */
+  integers: string[];
 };
 
 type AnyValue = {
@@ -62,6 +64,9 @@ export function decodeTraces(body: ExportTraceRequest): ReceivedSpan[] {
         attributes: Object.fromEntries(
           (span.attributes ?? []).map((attribute) => [attribute.key, plain(attribute.value)]),
         ),
+        integers: (span.attributes ?? []).filter((attribute) =>
+          attribute.value.intValue !== undefined
+        ).map((attribute) => attribute.key),
       }))
     );
   });

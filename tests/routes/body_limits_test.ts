@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { LIMITS } from "../../shared/limits.ts";
-import { EMPTY_ENV, type ErrorBody, testApp } from "./helpers.ts";
+import { EMPTY_ENV, type ErrorBody, errorMessageOf, testApp } from "./helpers.ts";
 
 const PAGE = (await Deno.readTextFile(new URL("../../docs/limits-and-safety.md", import.meta.url)))
   .replace(/\s+/g, " ");
@@ -97,7 +97,7 @@ Deno.test("/v2/rerank and /v1/rerank answer 400 naming a document over 100,000 c
   for (const [route, body, field] of cases) {
     const response = await post(route, body);
     assert.equal(response.status, 400, route);
-    const message = (await response.json() as ErrorBody).error.message;
+    const message = errorMessageOf(await response.json());
     assert.match(message, field);
     assert.match(message, /100000 characters/);
   }

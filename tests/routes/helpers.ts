@@ -33,6 +33,14 @@ export function testApp<E extends Record<string, unknown> = Env>(
 /** The shape of every error body. */
 export type ErrorBody = { error: { type: string; message: string } };
 
+/** An error's message in sift's and OpenAI's shape (`error.message`) or Cohere's (`message`). */
+export function errorMessageOf(body: unknown): string {
+  const shaped = body as { error?: { message?: unknown }; message?: unknown };
+  const message = shaped.error?.message ?? shaped.message;
+  if (typeof message !== "string") throw new Error(`not an error body: ${JSON.stringify(body)}`);
+  return message;
+}
+
 export type { ServerSentEvent };
 
 /** Reads a `text/event-stream` response to its end. */

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import OpenAI from "openai";
 import { CORPUS } from "./corpus.ts";
 import { testApp } from "./helpers.ts";
+import { responsesRequestSchema } from "../../functions/orchestrator/responses/request.ts";
 
 type OpenAIError = { error: { message: string; type: string; param: string | null } };
 
@@ -129,4 +130,69 @@ Deno.test("a rerank preset over a namespace with nothing in it answers 200, not 
     namespace: "empty",
   });
   assert.equal(response.status, 200, await response.clone().text());
+});
+
+/** Every parameter of the openai client's `responses.create`, by the SDK's own type. */
+const RESPONSES_PARAMETERS: Record<keyof OpenAI.Responses.ResponseCreateParams, true> = {
+  access_programs: true,
+  background: true,
+  context_management: true,
+  conversation: true,
+  image: true,
+  include: true,
+  input: true,
+  instructions: true,
+  max_output_tokens: true,
+  max_tool_calls: true,
+  metadata: true,
+  model: true,
+  moderation: true,
+  parallel_tool_calls: true,
+  previous_response_id: true,
+  prompt: true,
+  prompt_cache_key: true,
+  prompt_cache_options: true,
+  prompt_cache_retention: true,
+  reasoning: true,
+  safety_identifier: true,
+  service_tier: true,
+  store: true,
+  stream: true,
+  stream_options: true,
+  temperature: true,
+  text: true,
+  tool_choice: true,
+  tools: true,
+  top_logprobs: true,
+  top_p: true,
+  truncation: true,
+  user: true,
+};
+
+Deno.test("/v1/responses knows every parameter the openai client documents, and ignores the rest of OpenAI's", async () => {
+  for (const name of Object.keys(RESPONSES_PARAMETERS)) {
+    assert.ok(Object.hasOwn(responsesRequestSchema.shape, name), `${name} is not in the schema`);
+  }
+  const { client } = await clientOverApp();
+  const response = await client.responses.create({
+    model: "sift-none",
+    input: [{ role: "developer", content: "Be brief." }, ...MESSAGES],
+    instructions: "Cite your sources.",
+    temperature: 0.2,
+    top_p: 0.9,
+    max_output_tokens: 200,
+    metadata: { team: "search" },
+    store: false,
+    include: ["message.output_text.logprobs"],
+    parallel_tool_calls: false,
+    reasoning: { effort: "low" },
+    text: { format: { type: "text" } },
+    service_tier: "auto",
+    tools: [{ type: "function", name: "noop", parameters: { type: "object" }, strict: false }],
+    tool_choice: "none",
+    truncation: "disabled",
+    user: "someone",
+    previous_response_id: null,
+  });
+  assert.ok(response.output_text.length > 0);
 });

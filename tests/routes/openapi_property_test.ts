@@ -253,7 +253,9 @@ async function check(
     }`;
   }
   // 404s name the resource; a 413 or 415 is about the body as a whole, and says so.
-  const message = (body as { error?: { message?: string } }).error?.message ?? "";
+  // sift's and OpenAI's `{error: {message}}`, or Cohere's `{message}`.
+  const shaped = body as { error?: { message?: string }; message?: string };
+  const message = shaped.error?.message ?? shaped.message ?? "";
   const aboutBody = (status === 413 || status === 415) && /body/i.test(message);
   if (status >= 400 && status !== 401 && status !== 404 && !aboutBody && !namesAField(message)) {
     return `${status} names no field: ${message}`;

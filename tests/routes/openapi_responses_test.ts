@@ -223,6 +223,25 @@ Deno.test("every documented JSON and event-stream reply matches its schema", asy
     stream_options: { include_usage: true },
   });
   await post("/v1/chat/completions", { model: "sift-none", messages: [] }, 400);
+  const responses = {
+    model: "sift-one-turn",
+    input: chat.messages.slice(0, 2),
+    instructions: "Be brief.",
+  };
+  await post("/v1/responses", {
+    ...responses,
+    input: [...chat.messages.slice(0, 2), {
+      role: "user",
+      content: [{ type: "input_text", text: "And reciprocal rank fusion?" }],
+    }],
+  });
+  await post("/v1/responses", { model: "sift-none", input: QUERY, stream: true });
+  await post(
+    "/v1/responses",
+    { model: "sift-none", input: QUERY, previous_response_id: "resp_1" },
+    400,
+  );
+  await post("/v1/responses", { model: "nope", input: QUERY }, 404);
 
   // Documents pushed by a signed webhook: ingested, then acknowledged as a repeat.
   const payload = JSON.stringify({

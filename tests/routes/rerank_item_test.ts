@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { parseVariants } from "../../functions/evaluate/variants.ts";
-import { type Env, type ErrorBody, readEvents, testApp } from "./helpers.ts";
+import { type Env, type ErrorBody, errorMessageOf, readEvents, testApp } from "./helpers.ts";
 import { ingestable, RERANK_DOCUMENTS, RERANK_QUERY } from "./rerank_corpus.ts";
 
 type Iteration = { answer: string; ranking?: number[]; utility: number[]; degraded?: true };
@@ -132,7 +132,7 @@ async function expectBadRequest(path: string, body: Record<string, unknown>): Pr
   const { post } = testApp();
   const response = await post(path, body);
   assert.equal(response.status, 400, await response.clone().text());
-  return (await response.json() as ErrorBody).error.message;
+  return errorMessageOf(await response.json());
 }
 
 Deno.test("/v1/rerank item answers 400 naming the field for options it cannot honour", async () => {

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { oneTurnRubric } from "../../prompts/rerank-one-turn.ts";
 import { rubricFor } from "../../providers/offline/tasks/rubric.ts";
-import { type Env, type ErrorBody, readEvents, testApp, withoutErrorLogs } from "./helpers.ts";
+import {
+  type Env,
+  type ErrorBody,
+  errorMessageOf,
+  readEvents,
+  testApp,
+  withoutErrorLogs,
+} from "./helpers.ts";
 import { ingestable, RERANK_DOCUMENTS, RERANK_QUERY } from "./rerank_corpus.ts";
 
 type Scores = { relevance: number | null; criteria: Record<string, number>; final: number };
@@ -58,9 +65,10 @@ async function expectBadRequest(path: string, body: unknown): Promise<string> {
   const { post } = testApp();
   const response = await post(path, body);
   assert.equal(response.status, 400);
-  const error = (await response.json() as ErrorBody).error;
-  assert.equal(error.type, "invalid_request");
-  return error.message;
+  const reply = await response.json();
+  // /v2/rerank answers in Cohere's shape, `{message}`.
+  if (path !== "/v2/rerank") assert.equal((reply as ErrorBody).error.type, "invalid_request");
+  return errorMessageOf(reply);
 }
 
 function near(actual: number, expected: number, label: string) {

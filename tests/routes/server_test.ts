@@ -63,8 +63,7 @@ Deno.test("with API_KEYS set, /healthz stays open", async () => {
 
 Deno.test("an unknown route gets a 404 JSON error", async () => {
   const { app, env } = testApp();
-  const routes = [["GET", "/nope"], ["GET", "/v1/search"], ["PUT", "/v1/documents"]] as const;
-  for (const [method, path] of routes) {
+  for (const [method, path] of [["GET", "/nope"], ["POST", "/v1/nothing"]] as const) {
     const response = await app.request(path, { method }, env);
     assert.equal(response.status, 404, `${method} ${path}`);
     assert.match(response.headers.get("content-type") ?? "", /^application\/json/);

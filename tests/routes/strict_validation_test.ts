@@ -3,14 +3,15 @@
  * (chat models: the 404 OpenAI clients expect, naming `model`).
  */
 import assert from "node:assert/strict";
-import { type ErrorBody, testApp } from "./helpers.ts";
+import { errorMessageOf, testApp } from "./helpers.ts";
 import { readConfig } from "../../shared/config.ts";
 import { ConfigError } from "../../shared/errors.ts";
 
 async function assertNames(response: Response, field: string, status = 400) {
-  const body: ErrorBody = await response.json();
+  const body = await response.json();
   assert.equal(response.status, status, JSON.stringify(body));
-  assert.ok(body.error.message.startsWith(`${field}:`), `${field}: ${body.error.message}`);
+  const message = errorMessageOf(body);
+  assert.ok(message.startsWith(`${field}:`), `${field}: ${message}`);
 }
 
 const TOMORROW_PLUS = new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString().slice(0, 10);

@@ -5,7 +5,7 @@
  * where a name is long enough to tell, the field that was meant.
  */
 import assert from "node:assert/strict";
-import { EMPTY_ENV, type ErrorBody, testApp } from "./helpers.ts";
+import { EMPTY_ENV, type ErrorBody, errorMessageOf, testApp } from "./helpers.ts";
 
 type JsonSchema = {
   type?: string;
@@ -23,7 +23,7 @@ const CHECKED_FIRST: Record<string, string> = {
   "/mcp": "JSON-RPC, checked by the MCP SDK; tool arguments have schemas of their own",
 };
 /** Routes that speak OpenAI's errors for unknown top-level parameters. */
-const OPENAI_ROUTES = new Set(["/v1/chat/completions", "/v1/embeddings"]);
+const OPENAI_ROUTES = new Set(["/v1/chat/completions", "/v1/embeddings", "/v1/responses"]);
 
 /** `query` → `qeury`: a swap of two letters, the commonest slip; short names get a letter more. */
 function misspell(name: string, siblings: readonly string[]): string {
@@ -77,7 +77,7 @@ Deno.test("every POST route refuses a misspelled copy of each documented field, 
       const wrong = misspell(name, siblings);
       const url = path.replace(/\{[^}]+\}/g, "x");
       const response = await post(url, nested(parent, { [wrong]: 1 }));
-      const { error } = await response.json() as ErrorBody;
+      const error = { message: errorMessageOf(await response.json()) };
       const label = `${path} ${[...parent, wrong].join(".")}: ${error.message}`;
       assert.equal(response.status, 400, label);
       const full = [...parent, wrong].join(".");

@@ -82,6 +82,21 @@ Deno.test("LLM_PROVIDER=workers-ai: the query's usage prices Workers AI tokens f
     const expected = (answer.tokens_in * 0.0453 + answer.tokens_out * 0.3835) / 1e6;
     assert.ok(Math.abs(answer.cost_usd - expected) < 1e-8, `${answer.cost_usd} vs ${expected}`);
     assert.ok(usage.cost_usd >= answer.cost_usd);
+
+    // The question's embedding: the tokens the endpoint reported, priced at bge-base's price.
+    const retrieval = usage.steps.find((step) => step.name === "retrieval")!;
+    assert.deepEqual(
+      [retrieval.tokens_in, retrieval.tokens_out],
+      [4, 0],
+      JSON.stringify(retrieval),
+    );
+    // costOf rounds to 1e-8 USD.
+    assert.ok(Math.abs(retrieval.cost_usd - (4 * 0.0666) / 1e6) < 1e-8, `${retrieval.cost_usd}`);
+    // Asked again, the embedding comes from the cache: no call, no tokens.
+    const again = await readEvents(await send("/v1/query", { query: "What is sift?" }));
+    const cached = (again.find((event) => event.event === "usage")!.data as typeof usage).steps
+      .find((step) => step.name === "retrieval")!;
+    assert.equal(cached.tokens_in, 0);
   } finally {
     await fake.close();
   }

@@ -4,7 +4,7 @@
  * API on loopback, and an object shaped like the `AI` binding.
  */
 import assert from "node:assert/strict";
-import { readEvents, testApp, withoutErrorLogs } from "./helpers.ts";
+import { errorMessageOf, readEvents, testApp, withoutErrorLogs } from "./helpers.ts";
 import {
   FAKE_ACCOUNT_ID,
   FAKE_API_TOKEN,
@@ -161,9 +161,8 @@ Deno.test("a cross-encoder model without Workers AI configured is a 400 naming t
   ) {
     const response = await post(path, body);
     assert.equal(response.status, 400, path);
-    const error = (await response.json() as { error: { message: string } }).error;
     assert.match(
-      error.message,
+      errorMessageOf(await response.json()),
       new RegExp(`^${field.replace(".", "\\.")}: .*CLOUDFLARE_ACCOUNT_ID`),
     );
   }

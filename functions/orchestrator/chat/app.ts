@@ -20,21 +20,6 @@ import {
   openAIErrorSchema,
 } from "./responses.ts";
 
-type Handler = (c: Context<AppEnv>) => Promise<Response> | Response;
-
-/** Every error of these routes in OpenAI's shape, so its clients read `param` and `code`. */
-function openAIErrors(handler: Handler): Handler {
-  return async (c) => {
-    try {
-      return await handler(c);
-    } catch (error) {
-      const { status, body } = toOpenAIError(error);
-      if (status >= 500) console.error(`${c.req.method} ${c.req.path} failed:`, error);
-      return c.json(body, status as 400);
-    }
-  };
-}
-
 /** The request checked, its preset's pipeline and its conversation, before any work starts. */
 async function readChatRequest(c: Context<AppEnv>) {
   const parsed = chatRequestSchema.safeParse(
@@ -67,11 +52,11 @@ export function mountChat(app: Hono<AppEnv>): void {
       responses: { 200: json("The presets", modelListSchema) },
       errorBody: openAIErrorSchema,
     }),
-    openAIErrors((c) => {
+    (c) => {
       const list = modelList();
       const extra = workersAiModels(c.var.config, c.env ?? {}).map(workersAiModelObject);
       return c.json({ ...list, data: [...list.data, ...extra] });
-    }),
+    },
   );
 
   app.get(
@@ -84,11 +69,11 @@ export function mountChat(app: Hono<AppEnv>): void {
       errors: [404],
       errorBody: openAIErrorSchema,
     }),
-    openAIErrors((c) => {
+    (c) => {
       const model = c.req.param("model") ?? "";
       if (!presetBody(model)) throw modelNotFound(model, Object.keys(CHAT_PRESETS));
       return c.json(modelObject(model));
-    }),
+    },
   );
 
   app.post(
@@ -117,7 +102,7 @@ export function mountChat(app: Hono<AppEnv>): void {
       errors: [404, 502],
       errorBody: openAIErrorSchema,
     }),
-    openAIErrors(async (c) => {
+    async (c) => {
       const { body, input } = await readChatRequest(c);
       const head = completionHead(body.model);
       const deps = { llm: c.var.deps.llm, cache: c.var.deps.cache };
@@ -156,6 +141,6 @@ export function mountChat(app: Hono<AppEnv>): void {
         await write(chunk({}, { finishReason: "stop" }));
         if (includeUsage) await write(usageChunk(head, outcome.usage));
       });
-    }),
+    },
   );
 }

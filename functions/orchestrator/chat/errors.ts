@@ -1,17 +1,12 @@
 import type { z } from "zod";
-import { type ErrorType, SiftError, toErrorBody } from "../../../shared/errors.ts";
+import { type ErrorType, SiftError } from "../../../shared/errors.ts";
 import { describeIssues, unrecognizedArguments } from "../../../shared/http/validate.ts";
 
-/** OpenAI's error body, which its clients read into `APIError`'s `param` and `code`. */
-export type OpenAIErrorBody = {
-  error: { message: string; type: string; param: string | null; code: string | null };
-};
+export { type OpenAIErrorBody, toOpenAIError } from "../../../shared/http/error-shapes.ts";
 
 /** A request error that names its field in OpenAI's `param` (and may carry a `code`). */
 export class ChatRequestError extends SiftError {
   override name = "ChatRequestError";
-  readonly param: string | null;
-  readonly code: string | null;
 
   constructor(
     message: string,
@@ -19,9 +14,10 @@ export class ChatRequestError extends SiftError {
   ) {
     const status = options.status ?? 400;
     const type: ErrorType = status === 404 ? "not_found" : "invalid_request";
-    super(type, status, message);
-    this.param = options.param;
-    this.code = options.code ?? null;
+    super(type, status, message, {
+      ...(options.param !== null ? { param: options.param } : {}),
+      ...(options.code ? { code: options.code } : {}),
+    });
   }
 }
 
@@ -44,37 +40,4 @@ export function modelNotFound(model: string, known: readonly string[]): ChatRequ
     `model: the model "${model}" does not exist; sift's models are ${known.join(", ")}`,
     { param: "model", code: "model_not_found", status: 404 },
   );
-}
-
-function openAIType(status: number): string {
-  if (status === 401) return "authentication_error";
-  if (status === 403) return "permission_error";
-  if (status === 429) return "rate_limit_error";
-  return status >= 500 ? "server_error" : "invalid_request_error";
-}
-
-/**
- * Any thrown value in OpenAI's error shape, with only its public message
- * (see `toErrorBody`). `status` overrides the error's own, e.g. 502 for a
- * pipeline that failed behind the chat route.
- */
-export function toOpenAIError(
-  error: unknown,
-  options: { status?: number } = {},
-): { status: number; body: OpenAIErrorBody } {
-  const { status: own, body } = toErrorBody(error);
-  const status = options.status ?? own;
-  const named = error instanceof ChatRequestError;
-  return {
-    status,
-    body: {
-      error: {
-        message: body.error.message,
-        type: openAIType(status),
-        param: named ? error.param : null,
-        // sift's own type says what failed behind a 5xx: a step, a timeout, the server.
-        code: named ? error.code : status >= 500 ? body.error.type : null,
-      },
-    },
-  };
 }

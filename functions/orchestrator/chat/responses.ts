@@ -1,18 +1,11 @@
 import { z } from "zod";
 
+export { openAIErrorSchema } from "../../../shared/responses.ts";
+
 /*
  * OpenAI's shapes as sift fills them, for `/openapi.json`: a chat completion,
  * its streamed chunks, the model list and the error body.
  */
-
-export const openAIErrorSchema = z.object({
-  error: z.object({
-    message: z.string(),
-    type: z.string(),
-    param: z.string().nullable(),
-    code: z.string().nullable(),
-  }),
-});
 
 export const modelSchema = z.object({
   id: z.string(),
@@ -43,7 +36,7 @@ const usageSchema = z.object({
 });
 
 /** The passages the answer was given, `[n]` being `sources[n - 1]`. */
-const sourcesSchema = z.array(z.object({
+export const sourcesSchema = z.array(z.object({
   index: z.number().int(),
   id: z.string(),
   doc_id: z.string(),
@@ -57,7 +50,7 @@ const sourcesSchema = z.array(z.object({
   score: z.number(),
 }));
 
-const siftSchema = z.looseObject({
+export const siftSchema = z.looseObject({
   query: z.string().meta({ description: "The standalone question the pipeline answered" }),
   rewritten: z.boolean(),
   steps: z.array(z.looseObject({ name: z.string() })),

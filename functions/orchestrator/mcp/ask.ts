@@ -56,7 +56,12 @@ const askOutput = {
   }),
   preset: z.string(),
   steps: z.array(z.looseObject({ name: z.string(), via: z.string() })).meta({
-    description: "Each step: when it ran, its tokens, and `via` (in-process, binding or http)",
+    description: "Each step: when it ran, its tokens, its `cost_usd`, and `via` (in-process, " +
+      "binding or http)",
+  }),
+  cost_usd: z.number().nullable().meta({
+    description: "USD over every step, as `/v1/query`'s usage event says (docs/tracing.md); " +
+      "null when a step's model has no known price",
   }),
 };
 
@@ -125,6 +130,7 @@ export function registerAsk(server: McpServer, context: McpContext): void {
       let documents: readonly SearchHit[] = [];
       let answered: Answered | undefined;
       let scores = new Map<string, number>();
+      let usage: { steps: unknown[]; cost_usd: number | null } | undefined;
       await runQuery(steps, {
         query: args.query,
         pipeline,
@@ -132,6 +138,7 @@ export function registerAsk(server: McpServer, context: McpContext): void {
       }, async (event, data) => {
         if (event === "answer-end") answered = data as Answered;
         if (event === "rerank-end") scores = rerankScores(data);
+        if (event === "usage") usage = data as typeof usage;
         const message = progressMessage(event, data);
         if (message) await report(message);
       }, clock);
@@ -154,7 +161,9 @@ export function registerAsk(server: McpServer, context: McpContext): void {
         citations,
         sources,
         preset: args.preset,
-        steps: clock.steps,
+        // The usage event's steps are the clock's, each priced.
+        steps: usage?.steps ?? clock.steps,
+        cost_usd: usage?.cost_usd ?? null,
       }, cited.length ? `${answered.answer}\n\n${cited.join("\n")}` : answered.answer);
     });
   });
