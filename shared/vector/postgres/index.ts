@@ -1,0 +1,366 @@
+import postgres, { type Sql } from "postgres";
+import { InvalidRequestError, SiftError } from "../../errors.ts";
+import {
+  type ChunkMetadata,
+  type DocumentPage,
+  documentSummary,
+  type IndexedChunk,
+  type SearchHit,
+  type StoredChunk,
+  type VectorIndex,
+  type VectorQuery,
+} from "../port.ts";
+import { decodePostgresCursor, encodePostgresCursor } from "./cursor.ts";
+import { IndexUnavailableError, RETRY_STATES, toIndexError } from "./errors.ts";
+import { toJsonPathFilter } from "./filter.ts";
+import { ensureVectorIndex, migrate } from "./schema.ts";
+import { searchStatement } from "./search-sql.ts";
+import { chunkTerms, documentFrequencies, queryTerms, tsvectorLiteral } from "./terms.ts";
+
+/** How long one call may take, connecting included, before it is a 503 (`DATABASE_TIMEOUT_MS`). */
+export const POSTGRES_DEFAULT_TIMEOUT_MS = 30_000;
+/** Rows per INSERT: one statement's JSON stays a few megabytes at 1,536 dimensions. */
+const INSERT_BATCH = 200;
+/** Attempts of a write transaction that lost a serialization or deadlock race. */
+const WRITE_ATTEMPTS = 3;
+
+/**
+ * What outlives one `PostgresIndex` in a process or isolate: which databases
+ * have been migrated and which vector widths have their HNSW index. On
+ * Workers a client lives for one request, the knowledge for the isolate.
+ */
+export class PostgresSchemaGate {
+  readonly #migrated = new Map<string, Promise<void>>();
+  readonly #widths = new Set<string>();
+
+  ready(url: string, run: () => Promise<unknown>): Promise<void> {
+    let ready = this.#migrated.get(url);
+    if (!ready) {
+      ready = run().then(() => {});
+      // A failure (database down, no pgvector) is tried again by the next call.
+      ready.catch(() => this.#migrated.delete(url));
+      this.#migrated.set(url, ready);
+    }
+    return ready;
+  }
+
+  async vectorIndex(url: string, width: number, make: () => Promise<void>): Promise<void> {
+    const key = `${width} ${url}`;
+    if (this.#widths.has(key)) return;
+    await make();
+    this.#widths.add(key);
+  }
+}
+
+export type PostgresIndexOptions = {
+  url: string;
+  /** Connections in the pool (per process; per request on Workers). */
+  max?: number;
+  timeoutMs?: number;
+  /** Shared across instances of one process or isolate; a fresh one otherwise. */
+  gate?: PostgresSchemaGate;
+};
+
+/**
+ * `VectorIndex` on Postgres with pgvector: every chunk a row, its vector
+ * under an HNSW index (cosine) and its terms in a `tsvector` under GIN.
+ * Sparse scores are the embedded index's BM25 (same terms, same formula;
+ * the statistics are kept in the database with each write), and hybrid fuses
+ * both with RRF in one statement, so any number of sift processes can share
+ * one database and rank alike. Tenants and namespaces are columns on every
+ * row and in every statement. Constructing it does no I/O; the schema is
+ * made or migrated by the first call.
+ *
+ * @example
+ * const index = new PostgresIndex({ url: "postgres://sift@db.example.com/sift" });
+ * await index.query({ text: "bert", vector, mode: "hybrid", topK: 5, namespace: "default" });
+ */
+export class PostgresIndex implements VectorIndex {
+  readonly name = "postgres";
+  readonly #url: string;
+  readonly #max: number;
+  readonly #timeoutMs: number;
+  readonly #gate: PostgresSchemaGate;
+  #sql: Sql | undefined;
+
+  constructor(options: PostgresIndexOptions) {
+    this.#url = options.url;
+    this.#max = options.max ?? 8;
+    this.#timeoutMs = options.timeoutMs ?? POSTGRES_DEFAULT_TIMEOUT_MS;
+    this.#gate = options.gate ?? new PostgresSchemaGate();
+  }
+
+  /** Creates or migrates the schema now (at start), instead of at the first call. */
+  async prepare(): Promise<void> {
+    await this.#call(async () => {});
+  }
+
+  /** Closes the connections (a Worker's request is over; a process stops). */
+  async close(): Promise<void> {
+    const sql = this.#sql;
+    this.#sql = undefined;
+    await sql?.end({ timeout: 5 });
+  }
+
+  async upsert(chunks: IndexedChunk[], options: { namespace: string }): Promise<void> {
+    await this.replaceDocuments([], chunks, options);
+  }
+
+  /**
+   * One transaction: the namespace's row is locked first (writers of one
+   * namespace take turns, so term rows never deadlock), the documents'
+   * chunks and any chunk with a written id go, the new chunks come in, and
+   * the BM25 statistics move by the difference. Resolves once committed.
+   */
+  async replaceDocuments(
+    docIds: string[],
+    chunks: IndexedChunk[],
+    options: { namespace: string },
+  ): Promise<void> {
+    await this.#write(docIds, chunks, options.namespace);
+  }
+
+  async deleteDocument(docId: string, options: { namespace: string }): Promise<number> {
+    if (docId === "") return 0;
+    return await this.#write([docId], [], options.namespace);
+  }
+
+  async count(options: { namespace: string }): Promise<number> {
+    const [tenant, namespace] = splitNamespace(options.namespace);
+    const rows = await this.#call((sql) =>
+      sql<{ chunks: string }[]>`SELECT chunks FROM sift_namespaces
+        WHERE tenant = ${tenant} AND namespace = ${namespace}`
+    );
+    return Number(rows[0]?.chunks ?? 0);
+  }
+
+  async listDocuments(
+    options: { namespace: string; limit: number; cursor?: string | undefined },
+  ): Promise<DocumentPage> {
+    const after = options.cursor === undefined ? "" : decodePostgresCursor(options.cursor);
+    const [tenant, namespace] = splitNamespace(options.namespace);
+    const limit = Math.max(0, Math.floor(options.limit));
+    const rows = await this.#call((sql) =>
+      sql<{ doc_id: string; chunks: string; metadata: ChunkMetadata }[]>`
+        SELECT doc_id, count(*) AS chunks,
+          (array_agg(metadata ORDER BY chunk_index))[1] AS metadata
+        FROM sift_chunks
+        WHERE tenant = ${tenant} AND namespace = ${namespace} AND doc_id > ${after}
+        GROUP BY doc_id ORDER BY doc_id LIMIT ${limit + 1}`
+    );
+    const page = rows.slice(0, limit);
+    const documents = page.map((row) =>
+      documentSummary(row.doc_id, row.metadata, Number(row.chunks))
+    );
+    return rows.length > page.length && page.length
+      ? { documents, cursor: encodePostgresCursor(page[page.length - 1]!.doc_id) }
+      : { documents };
+  }
+
+  async getDocument(docId: string, options: { namespace: string }): Promise<StoredChunk[]> {
+    const [tenant, namespace] = splitNamespace(options.namespace);
+    return await this.#call((sql) =>
+      sql<StoredChunk[]>`SELECT id, text, metadata FROM sift_chunks
+        WHERE tenant = ${tenant} AND namespace = ${namespace} AND doc_id = ${docId}
+        ORDER BY chunk_index`
+    ).then((rows) => rows.map(({ id, text, metadata }) => ({ id, text, metadata })));
+  }
+
+  async query(query: VectorQuery): Promise<SearchHit[]> {
+    if (query.topK <= 0) return [];
+    if (query.mode !== "sparse" && !query.vector) {
+      throw new InvalidRequestError("vector: required for dense and hybrid search");
+    }
+    const terms = query.mode === "dense" ? [] : queryTerms(query.text);
+    if (query.mode === "sparse" && terms.length === 0) return [];
+    const [tenant, namespace] = splitNamespace(query.namespace);
+    const statement = searchStatement({
+      mode: query.mode,
+      tenant,
+      namespace,
+      topK: query.topK,
+      terms,
+      ...(query.vector ? { vector: query.vector } : {}),
+      filter: toJsonPathFilter(query.filter),
+    });
+    const rows = await this.#call(async (sql) => {
+      if (query.vector) await this.#checkWidth(sql, tenant, namespace, query.vector.length);
+      return await sql.unsafe<
+        { id: string; doc_id: string; text: string; metadata: ChunkMetadata; score: number }[]
+      >(statement.text, statement.values as never[]);
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      doc_id: row.doc_id,
+      text: row.text,
+      score: Number(row.score),
+      metadata: row.metadata,
+    }));
+  }
+
+  /** A query vector of another width than the namespace holds is the caller's mistake, as in the embedded index. */
+  async #checkWidth(sql: Sql, tenant: string, namespace: string, width: number): Promise<void> {
+    const [row] = await sql<{ dims: number | null }[]>`SELECT dims FROM sift_namespaces
+      WHERE tenant = ${tenant} AND namespace = ${namespace} AND chunks > 0`;
+    if (row?.dims && row.dims !== width) {
+      throw new InvalidRequestError(
+        `The index holds ${row.dims}-dimensional vectors but the query has ${width}: ` +
+          "re-ingest after changing the embedding model",
+      );
+    }
+  }
+
+  async #write(docIds: string[], chunks: IndexedChunk[], fullNamespace: string): Promise<number> {
+    const [tenant, namespace] = splitNamespace(fullNamespace);
+    const width = chunks[0]?.vector.length;
+    const other = chunks.find((chunk) => chunk.vector.length !== width);
+    if (other) {
+      throw new InvalidRequestError(
+        `The index holds ${width}-dimensional vectors but a chunk has ${other.vector.length}: ` +
+          "re-ingest everything after changing the embedding model",
+      );
+    }
+    const prepared = chunks.map((chunk) => ({ chunk, terms: chunkTerms(chunk) }));
+    const rows = prepared.map(({ chunk, terms }) => ({
+      id: chunk.id,
+      doc_id: chunk.metadata.doc_id,
+      chunk_index: chunk.metadata.chunk_index,
+      text: chunk.text,
+      metadata: chunk.metadata,
+      embedding: `[${chunk.vector.join(",")}]`,
+      dims: chunk.vector.length,
+      terms: tsvectorLiteral(terms.counts),
+      length: terms.length,
+    }));
+    const added = documentFrequencies(prepared.map(({ terms }) => terms));
+    const addedLength = prepared.reduce((sum, { terms }) => sum + terms.length, 0);
+    return await this.#call(async (sql) => {
+      if (width !== undefined) {
+        await this.#gate.vectorIndex(this.#url, width, () => ensureVectorIndex(sql, width));
+      }
+      for (let attempt = 1;; attempt++) {
+        try {
+          return await sql.begin(async (tx) => {
+            const [held] = await tx<{ dims: number | null; chunks: string }[]>`
+              INSERT INTO sift_namespaces (tenant, namespace, chunks, total_length)
+              VALUES (${tenant}, ${namespace}, 0, 0)
+              ON CONFLICT (tenant, namespace) DO UPDATE SET chunks = sift_namespaces.chunks
+              RETURNING dims, chunks`;
+            const [gone] = await tx<
+              { chunks: number; length: string; terms: [string, number][] }[]
+            >`
+              WITH gone AS (
+                DELETE FROM sift_chunks
+                WHERE tenant = ${tenant} AND namespace = ${namespace}
+                  AND (doc_id IN (SELECT jsonb_array_elements_text(${
+              JSON.stringify(docIds)
+            }::text::jsonb))
+                    OR id IN (SELECT jsonb_array_elements_text(${
+              JSON.stringify(chunks.map((chunk) => chunk.id))
+            }::text::jsonb)))
+                RETURNING terms, length),
+              lost AS (SELECT u.lexeme AS term, count(*)::int AS df
+                FROM gone, unnest(gone.terms) u GROUP BY u.lexeme)
+              SELECT (SELECT count(*)::int FROM gone) AS chunks,
+                (SELECT coalesce(sum(length), 0)::bigint FROM gone) AS length,
+                (SELECT coalesce(jsonb_agg(jsonb_build_array(term, df)), '[]'::jsonb) FROM lost)
+                  AS terms`;
+            const remaining = Number(held!.chunks) - gone!.chunks;
+            if (width !== undefined && remaining > 0 && held!.dims && held!.dims !== width) {
+              throw new InvalidRequestError(
+                `The index holds ${held!.dims}-dimensional vectors but a chunk has ${width}: ` +
+                  "re-ingest everything after changing the embedding model",
+              );
+            }
+            for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+              await tx`INSERT INTO sift_chunks
+                (tenant, namespace, id, doc_id, chunk_index, text, metadata, embedding, dims,
+                  terms, length)
+                SELECT ${tenant}, ${namespace}, r.id, r.doc_id, r.chunk_index, r.text, r.metadata,
+                  r.embedding::vector, r.dims, r.terms::tsvector, r.length
+                FROM jsonb_to_recordset(${
+                JSON.stringify(rows.slice(start, start + INSERT_BATCH))
+              }::text::jsonb)
+                  AS r(id text, doc_id text, chunk_index integer, text text, metadata jsonb,
+                    embedding text, dims integer, terms text, length integer)`;
+            }
+            const delta = new Map(added);
+            for (const [term, df] of gone!.terms) delta.set(term, (delta.get(term) ?? 0) - df);
+            const changes = [...delta].filter(([, df]) => df !== 0)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+            if (changes.length) {
+              await tx`INSERT INTO sift_terms (tenant, namespace, term, df)
+                SELECT ${tenant}, ${namespace}, d.term, d.df
+                FROM jsonb_to_recordset(${
+                JSON.stringify(changes.map(([term, df]) => ({ term, df })))
+              }::text::jsonb) AS d(term text, df integer)
+                ORDER BY d.term COLLATE "C"
+                ON CONFLICT (tenant, namespace, term) DO UPDATE SET df = sift_terms.df + excluded.df`;
+            }
+            const count = remaining + rows.length;
+            await tx`UPDATE sift_namespaces SET
+                chunks = ${count},
+                total_length = total_length - ${gone!.length} + ${addedLength},
+                dims = ${count > 0 ? width ?? held!.dims : null}
+              WHERE tenant = ${tenant} AND namespace = ${namespace}`;
+            return gone!.chunks;
+          }) as number;
+        } catch (error) {
+          const code = (error as { code?: unknown }).code;
+          if (attempt < WRITE_ATTEMPTS && typeof code === "string" && RETRY_STATES.has(code)) {
+            continue;
+          }
+          throw error;
+        }
+      }
+    });
+  }
+
+  /**
+   * Runs `work` once the schema is ready, under the call's deadline. A call
+   * that outlives it closes the pool (a hung server keeps its connections
+   * busy forever) and is a 503; the next call connects afresh.
+   */
+  async #call<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    const sql = this.#sql ??= this.#connect();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        if (this.#sql === sql) this.#sql = undefined;
+        sql.end({ timeout: 0 }).catch(() => {});
+        reject(new IndexUnavailableError(`no answer within ${this.#timeoutMs / 1000} s`));
+      }, this.#timeoutMs);
+    });
+    try {
+      return await Promise.race([
+        (async () => {
+          await this.#gate.ready(this.#url, () => migrate(sql));
+          return await work(sql);
+        })(),
+        deadline,
+      ]);
+    } catch (error) {
+      if (error instanceof SiftError) throw error;
+      throw toIndexError(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #connect(): Sql {
+    return postgres(this.#url, {
+      max: this.#max,
+      connect_timeout: Math.max(1, Math.ceil(this.#timeoutMs / 3000)),
+      idle_timeout: 30,
+      max_lifetime: 30 * 60,
+      onnotice: () => {},
+      connection: { application_name: "sift" },
+    });
+  }
+}
+
+/** `acme:default` → tenant `acme`, namespace `default`; a bare key's namespace has tenant "". */
+function splitNamespace(full: string): [string, string] {
+  const at = full.indexOf(":");
+  return at < 0 ? ["", full] : [full.slice(0, at), full.slice(at + 1)];
+}
