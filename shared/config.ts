@@ -59,6 +59,10 @@ const envSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
   UPSTASH_VECTOR_REST_URL: url.optional(),
   UPSTASH_VECTOR_REST_TOKEN: z.string().optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/./, {
+    error: "must be a postgres:// or postgresql:// connection string",
+  }).optional(),
+  DATABASE_TIMEOUT_MS: positiveInt(600_000).default(30_000),
   API_KEYS: z.string().optional(),
   SOURCE_TRUST: z.string().optional(),
   CORS_ORIGINS: corsOriginsSchema.optional(),
@@ -160,6 +164,13 @@ const envSchema = z.object({
         "(or unset)",
     });
   }
+  if (env.DATABASE_URL && env.UPSTASH_VECTOR_REST_URL) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_URL"],
+      message: "one index at a time: unset DATABASE_URL or UPSTASH_VECTOR_REST_URL",
+    });
+  }
   if (env.CHUNK_OVERLAP >= env.CHUNK_SIZE) {
     ctx.addIssue({
       code: "custom",
@@ -202,6 +213,8 @@ export type Config = {
   embeddings: { model: string; dimensions?: number };
   redis?: { url: string; token: string };
   vector?: { url: string; token: string };
+  /** `DATABASE_URL`: the index in Postgres (pgvector); each call bounded by `DATABASE_TIMEOUT_MS`. */
+  database?: { url: string; timeoutMs: number };
   apiKeys: string[];
   /** `API_KEYS` with the tenant each key names (none for a bare key): see docs/tenants.md. */
   apiKeyEntries: ApiKeyEntry[];
@@ -342,6 +355,9 @@ export function readConfig(env: Record<string, unknown>): Config {
       : {}),
     ...(e.UPSTASH_VECTOR_REST_URL && e.UPSTASH_VECTOR_REST_TOKEN
       ? { vector: { url: e.UPSTASH_VECTOR_REST_URL, token: e.UPSTASH_VECTOR_REST_TOKEN } }
+      : {}),
+    ...(e.DATABASE_URL
+      ? { database: { url: e.DATABASE_URL, timeoutMs: e.DATABASE_TIMEOUT_MS } }
       : {}),
     apiKeys: parseApiKeys(e.API_KEYS).map((entry) => entry.key),
     apiKeyEntries: parseApiKeys(e.API_KEYS),
