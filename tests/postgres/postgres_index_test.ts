@@ -9,7 +9,7 @@ import postgres from "postgres";
 import { LocalIndex } from "../../shared/vector/local.ts";
 import type { IndexedChunk, VectorIndex, VectorQuery } from "../../shared/vector/port.ts";
 import { PostgresIndex } from "../../shared/vector/postgres/index.ts";
-import { startPgliteServer } from "./pglite_server.ts";
+import { startPgliteServer } from "../../scripts/pglite-server.ts";
 
 const db = await startPgliteServer();
 const index = new PostgresIndex({ url: db.url });

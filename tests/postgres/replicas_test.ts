@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { freePort, type RunningService, startService } from "../e2e/service.ts";
-import { startPgliteServer } from "./pglite_server.ts";
+import { startPgliteServer } from "../../scripts/pglite-server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const db = await startPgliteServer();

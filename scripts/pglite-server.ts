@@ -4,13 +4,15 @@
  * packages pinned in deno.json. postgres.js and psql reach it over TCP as
  * they reach Neon or RDS.
  *
+ * Tests and `deno task bench` use it; on its own it serves until Ctrl-C:
+ *
+ *   deno run -A scripts/pglite-server.ts        # prints DATABASE_URL=postgres://...
+ *
  * @example
  * await using db = await startPgliteServer();
  * const env = { DATABASE_URL: db.url };
  */
-import { captureOutput, freePort } from "../e2e/service.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url).pathname;
 const SERVER = "npm:@electric-sql/pglite-socket@0.2.17/pglite-server";
 const PGVECTOR = "@electric-sql/pglite-pgvector:vector";
 /** A fresh database runs initdb in WebAssembly: slow on a busy machine. */
@@ -125,4 +127,31 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr;
+  listener.close();
+  return port;
+}
+
+/** A child's stdout and stderr as they come: `output()` is all of it so far. */
+function captureOutput(child: Deno.ChildProcess) {
+  let log = "";
+  const decoder = new TextDecoder();
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const bytes of stream) log += decoder.decode(bytes);
+  };
+  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
+  return { output: () => log, drained };
+}
+
+if (import.meta.main) {
+  const server = await startPgliteServer();
+  console.log(`DATABASE_URL=${server.url}`);
+  Deno.addSignalListener("SIGINT", async () => {
+    await server[Symbol.asyncDispose]();
+    Deno.exit(0);
+  });
 }
