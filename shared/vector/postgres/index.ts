@@ -26,22 +26,18 @@ const WRITE_ATTEMPTS = 3;
 
 /**
  * What outlives one `PostgresIndex` in a process or isolate: which databases
- * have been migrated and which vector widths have their HNSW index. On
- * Workers a client lives for one request, the knowledge for the isolate.
+ * have been migrated and which vector widths have their HNSW index. Only
+ * what is done is shared: on Workers a client (and any promise of its I/O)
+ * belongs to one request, so work in flight never is.
  */
 export class PostgresSchemaGate {
-  readonly #migrated = new Map<string, Promise<void>>();
+  readonly #migrated = new Set<string>();
   readonly #widths = new Set<string>();
 
-  ready(url: string, run: () => Promise<unknown>): Promise<void> {
-    let ready = this.#migrated.get(url);
-    if (!ready) {
-      ready = run().then(() => {});
-      // A failure (database down, no pgvector) is tried again by the next call.
-      ready.catch(() => this.#migrated.delete(url));
-      this.#migrated.set(url, ready);
-    }
-    return ready;
+  async ready(url: string, run: () => Promise<unknown>): Promise<void> {
+    if (this.#migrated.has(url)) return;
+    await run();
+    this.#migrated.add(url);
   }
 
   async vectorIndex(url: string, width: number, make: () => Promise<void>): Promise<void> {
@@ -82,6 +78,8 @@ export class PostgresIndex implements VectorIndex {
   readonly #timeoutMs: number;
   readonly #gate: PostgresSchemaGate;
   #sql: Sql | undefined;
+  /** This instance's migration in flight, so concurrent first calls run it once. */
+  #migrating: Promise<void> | undefined;
 
   constructor(options: PostgresIndexOptions) {
     this.#url = options.url;
@@ -334,7 +332,7 @@ export class PostgresIndex implements VectorIndex {
     try {
       return await Promise.race([
         (async () => {
-          await this.#gate.ready(this.#url, () => migrate(sql));
+          await this.#ready(sql);
           return await work(sql);
         })(),
         deadline,
@@ -345,6 +343,15 @@ export class PostgresIndex implements VectorIndex {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  #ready(sql: Sql): Promise<void> {
+    const migrating = this.#migrating ??= this.#gate.ready(this.#url, () => migrate(sql));
+    // A failure (database down, no pgvector) is tried again by the next call.
+    migrating.catch(() => {
+      if (this.#migrating === migrating) this.#migrating = undefined;
+    });
+    return migrating;
   }
 
   #connect(): Sql {
