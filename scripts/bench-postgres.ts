@@ -9,8 +9,9 @@
  * are a floor for what a managed Postgres does, not that server's figures.
  *
  *   deno run -A scripts/bench-postgres.ts                  # 10k and 100k chunks
- *   deno run -A scripts/bench-postgres.ts --sizes 10000
+ *   deno run -A scripts/bench-postgres.ts --sizes 10000 --no-quality
  */
+import postgres from "postgres";
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
 import { chunkDocuments } from "../shared/documents/ingest.ts";
@@ -34,6 +35,8 @@ export type PostgresSpeedRow = {
   /** Chunks written per second while building to this size (batches of 500, one transaction each). */
   inserts_per_second: number;
   search_p50_ms: Record<SearchMode, number>;
+  /** On disk per million chunks at this size (GB): rows with their TOAST, the HNSW and GIN indexes. */
+  gb_per_million: { rows: number; hnsw: number; gin: number; total: number };
 };
 export type PostgresBench = { quality: PostgresQualityRow[]; speed: PostgresSpeedRow[] };
 
@@ -139,6 +142,7 @@ async function speed(
         chunks: size,
         inserts_per_second: Math.round(insertsPerSecond),
         search_p50_ms: p50,
+        gb_per_million: await diskSizes(databaseUrl, size, vectors[0]!.length),
       });
       console.error(`postgres ${size}: ${JSON.stringify(rows.at(-1))}`);
     }
@@ -148,11 +152,33 @@ async function speed(
   return rows;
 }
 
+/** What the chunks take on disk, scaled to a million. */
+async function diskSizes(databaseUrl: string, chunks: number, width: number) {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql`SELECT
+      pg_total_relation_size('sift_chunks') AS total,
+      pg_relation_size(${`sift_chunks_hnsw_${width}`}) AS hnsw,
+      pg_relation_size('sift_chunks_terms') AS gin`;
+    const perMillion = (bytes: unknown) => Math.round(Number(bytes) / chunks * 1e6 / 1e8) / 10;
+    const total = perMillion(row!.total);
+    const hnsw = perMillion(row!.hnsw);
+    const gin = perMillion(row!.gin);
+    return { rows: Math.round((total - hnsw - gin) * 10) / 10, hnsw, gin, total };
+  } finally {
+    await sql.end();
+  }
+}
+
 /** Both parts on one fresh pglite-server. */
-export async function benchPostgres(datasetDir: string, sizes: number[]): Promise<PostgresBench> {
+export async function benchPostgres(
+  datasetDir: string,
+  sizes: number[],
+  options: { quality?: boolean } = {},
+): Promise<PostgresBench> {
   await using db = await startPgliteServer();
   return {
-    quality: await quality(db.url, datasetDir),
+    quality: options.quality === false ? [] : await quality(db.url, datasetDir),
     speed: sizes.length ? await speed(db.url, datasetDir, sizes) : [],
   };
 }
@@ -184,8 +210,11 @@ Search p50 through \`PostgresIndex.query\` (${QUESTIONS} ARAGOG questions, top 5
 pglite-server. PGlite is Postgres compiled to single-threaded WebAssembly, one transaction at a
 time: these figures are a floor, not what a managed Postgres (Neon, Supabase, RDS) does.
 
-| chunks | inserts/s | dense p50 ms | sparse p50 ms | hybrid p50 ms |
-|---|---|---|---|---|
+**GB per million chunks**: on disk at that size, scaled: rows (text, metadata, 2,048-d vector,
+tsvector) + HNSW (halfvec) + GIN.
+
+| chunks | inserts/s | dense p50 ms | sparse p50 ms | hybrid p50 ms | GB per million chunks |
+|---|---|---|---|---|---|
 ${speedRows.join("\n")}
 `;
 }
@@ -195,5 +224,6 @@ if (import.meta.main) {
   const sizes = (at >= 0 ? Deno.args[at + 1]! : "10000,100000").split(",").filter(Boolean)
     .map(Number);
   const dataset = new URL("../../shared/datasets/aragog", import.meta.url).pathname;
-  console.log(JSON.stringify(await benchPostgres(dataset, sizes), null, 2));
+  const quality = !Deno.args.includes("--no-quality");
+  console.log(JSON.stringify(await benchPostgres(dataset, sizes, { quality }), null, 2));
 }
