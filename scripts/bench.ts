@@ -10,6 +10,7 @@
  *   deno task bench --out /tmp/bench        # somewhere else than the project root
  *   deno task bench --render                # BENCHMARKS.md again from bench.json
  *   deno task bench --only widths,state     # some sections again, into the bench.json there
+ *   deno task bench --only postgres --postgres-sizes 10000   # the index in Postgres (pglite-server)
  */
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
@@ -20,6 +21,7 @@ import type { StateCapacity } from "./bench-state-capacity.ts";
 import { benchKernel, type KernelRow } from "./bench-kernel.ts";
 import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
+import { benchPostgres, type PostgresBench, postgresSection } from "./bench-postgres.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
 import { batchDocuments } from "./documents.ts";
 import {
@@ -65,6 +67,8 @@ export type BenchReport = {
   pipeline: PipelineRow[];
   load: LoadRow[];
   workers: WorkerSize[];
+  /** The index in Postgres (a local pglite-server) beside the embedded one. */
+  postgres?: PostgresBench;
 };
 
 async function denseRows(): Promise<Pick<BenchReport, "dense" | "dense_peers">> {
@@ -329,6 +333,7 @@ ${sweepTable(report.chunking_sweep)}
       }`
       : ""
   }
+${postgresSection(report.postgres)}
 ## The pipeline's critical path
 
 In-process over the demo corpus, the offline model paced like a real one (first token after 150 ms,
@@ -386,6 +391,12 @@ if (import.meta.main && Deno.args.includes("--render")) {
     pipeline: async () => ({ pipeline: await benchPipeline() }),
     load: async () => ({ load: await benchLoad() }),
     workers: async () => ({ workers: await workerSizes() }),
+    postgres: async () => ({
+      postgres: await benchPostgres(
+        DATASET,
+        (flag("postgres-sizes") ?? "10000,100000").split(",").filter(Boolean).map(Number),
+      ),
+    }),
   };
   const only = flag("only")?.split(",");
   const unknown = only?.filter((name) => !(name in sections));
