@@ -61,6 +61,7 @@ export function postgresFromBindings(): PostgresFromEnv {
       url,
       max: 5,
       gate,
+      idleTimeoutSeconds: 5,
       ...(config.database ? { timeoutMs: config.database.timeoutMs } : {}),
     });
   };

@@ -55,6 +55,8 @@ export type PostgresIndexOptions = {
   timeoutMs?: number;
   /** Shared across instances of one process or isolate; a fresh one otherwise. */
   gate?: PostgresSchemaGate;
+  /** Seconds an unused connection stays open (30; a Worker's client lives for one request). */
+  idleTimeoutSeconds?: number;
 };
 
 /**
@@ -77,6 +79,7 @@ export class PostgresIndex implements VectorIndex {
   readonly #max: number;
   readonly #timeoutMs: number;
   readonly #gate: PostgresSchemaGate;
+  readonly #idleTimeoutSeconds: number;
   #sql: Sql | undefined;
   /** This instance's migration in flight, so concurrent first calls run it once. */
   #migrating: Promise<void> | undefined;
@@ -86,6 +89,7 @@ export class PostgresIndex implements VectorIndex {
     this.#max = options.max ?? 8;
     this.#timeoutMs = options.timeoutMs ?? POSTGRES_DEFAULT_TIMEOUT_MS;
     this.#gate = options.gate ?? new PostgresSchemaGate();
+    this.#idleTimeoutSeconds = options.idleTimeoutSeconds ?? 30;
   }
 
   /** Creates or migrates the schema now (at start), instead of at the first call. */
@@ -358,7 +362,7 @@ export class PostgresIndex implements VectorIndex {
     return postgres(this.#url, {
       max: this.#max,
       connect_timeout: Math.max(1, Math.ceil(this.#timeoutMs / 3000)),
-      idle_timeout: 30,
+      idle_timeout: this.#idleTimeoutSeconds,
       max_lifetime: 30 * 60,
       onnotice: () => {},
       connection: { application_name: "sift" },
