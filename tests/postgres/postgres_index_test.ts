@@ -78,6 +78,7 @@ Deno.test({
       "rank fusion of keyword and vector retrieval",
       "language model parameters",
       "zzz unknownword",
+      "the and of", // stop words only: no sparse side, hybrid falls back on dense's ranks
     ];
     for (const text of questions) {
       for (const mode of ["dense", "sparse", "hybrid"] as const) {
