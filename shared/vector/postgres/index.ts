@@ -15,12 +15,11 @@ import { IndexUnavailableError, RETRY_STATES, toIndexError } from "./errors.ts";
 import { toJsonPathFilter } from "./filter.ts";
 import { ensureVectorIndex, migrate } from "./schema.ts";
 import { searchStatement } from "./search-sql.ts";
-import { chunkTerms, documentFrequencies, queryTerms, tsvectorLiteral } from "./terms.ts";
+import { queryTerms } from "./terms.ts";
+import { writeInTransaction, writePlan } from "./write.ts";
 
 /** How long one call may take, connecting included, before it is a 503 (`DATABASE_TIMEOUT_MS`). */
 export const POSTGRES_DEFAULT_TIMEOUT_MS = 30_000;
-/** Rows per INSERT: one statement's JSON stays a few megabytes at 1,536 dimensions. */
-const INSERT_BATCH = 200;
 /** Attempts of a write transaction that lost a serialization or deadlock race. */
 const WRITE_ATTEMPTS = 3;
 
@@ -214,99 +213,15 @@ export class PostgresIndex implements VectorIndex {
 
   async #write(docIds: string[], chunks: IndexedChunk[], fullNamespace: string): Promise<number> {
     const [tenant, namespace] = splitNamespace(fullNamespace);
-    const width = chunks[0]?.vector.length;
-    const other = chunks.find((chunk) => chunk.vector.length !== width);
-    if (other) {
-      throw new InvalidRequestError(
-        `The index holds ${width}-dimensional vectors but a chunk has ${other.vector.length}: ` +
-          "re-ingest everything after changing the embedding model",
-      );
-    }
-    const prepared = chunks.map((chunk) => ({ chunk, terms: chunkTerms(chunk) }));
-    const rows = prepared.map(({ chunk, terms }) => ({
-      id: chunk.id,
-      doc_id: chunk.metadata.doc_id,
-      chunk_index: chunk.metadata.chunk_index,
-      text: chunk.text,
-      metadata: chunk.metadata,
-      embedding: `[${chunk.vector.join(",")}]`,
-      dims: chunk.vector.length,
-      terms: tsvectorLiteral(terms.counts),
-      length: terms.length,
-    }));
-    const added = documentFrequencies(prepared.map(({ terms }) => terms));
-    const addedLength = prepared.reduce((sum, { terms }) => sum + terms.length, 0);
+    const plan = writePlan(tenant, namespace, docIds, chunks);
     return await this.#call(async (sql) => {
+      const width = plan.width;
       if (width !== undefined) {
         await this.#gate.vectorIndex(this.#url, width, () => ensureVectorIndex(sql, width));
       }
       for (let attempt = 1;; attempt++) {
         try {
-          return await sql.begin(async (tx) => {
-            const [held] = await tx<{ dims: number | null; chunks: string }[]>`
-              INSERT INTO sift_namespaces (tenant, namespace, chunks, total_length)
-              VALUES (${tenant}, ${namespace}, 0, 0)
-              ON CONFLICT (tenant, namespace) DO UPDATE SET chunks = sift_namespaces.chunks
-              RETURNING dims, chunks`;
-            const [gone] = await tx<
-              { chunks: number; length: string; terms: [string, number][] }[]
-            >`
-              WITH gone AS (
-                DELETE FROM sift_chunks
-                WHERE tenant = ${tenant} AND namespace = ${namespace}
-                  AND (doc_id IN (SELECT jsonb_array_elements_text(${
-              JSON.stringify(docIds)
-            }::text::jsonb))
-                    OR id IN (SELECT jsonb_array_elements_text(${
-              JSON.stringify(chunks.map((chunk) => chunk.id))
-            }::text::jsonb)))
-                RETURNING terms, length),
-              lost AS (SELECT u.lexeme AS term, count(*)::int AS df
-                FROM gone, unnest(gone.terms) u GROUP BY u.lexeme)
-              SELECT (SELECT count(*)::int FROM gone) AS chunks,
-                (SELECT coalesce(sum(length), 0)::bigint FROM gone) AS length,
-                (SELECT coalesce(jsonb_agg(jsonb_build_array(term, df)), '[]'::jsonb) FROM lost)
-                  AS terms`;
-            const remaining = Number(held!.chunks) - gone!.chunks;
-            if (width !== undefined && remaining > 0 && held!.dims && held!.dims !== width) {
-              throw new InvalidRequestError(
-                `The index holds ${held!.dims}-dimensional vectors but a chunk has ${width}: ` +
-                  "re-ingest everything after changing the embedding model",
-              );
-            }
-            for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-              await tx`INSERT INTO sift_chunks
-                (tenant, namespace, id, doc_id, chunk_index, text, metadata, embedding, dims,
-                  terms, length)
-                SELECT ${tenant}, ${namespace}, r.id, r.doc_id, r.chunk_index, r.text, r.metadata,
-                  r.embedding::vector, r.dims, r.terms::tsvector, r.length
-                FROM jsonb_to_recordset(${
-                JSON.stringify(rows.slice(start, start + INSERT_BATCH))
-              }::text::jsonb)
-                  AS r(id text, doc_id text, chunk_index integer, text text, metadata jsonb,
-                    embedding text, dims integer, terms text, length integer)`;
-            }
-            const delta = new Map(added);
-            for (const [term, df] of gone!.terms) delta.set(term, (delta.get(term) ?? 0) - df);
-            const changes = [...delta].filter(([, df]) => df !== 0)
-              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-            if (changes.length) {
-              await tx`INSERT INTO sift_terms (tenant, namespace, term, df)
-                SELECT ${tenant}, ${namespace}, d.term, d.df
-                FROM jsonb_to_recordset(${
-                JSON.stringify(changes.map(([term, df]) => ({ term, df })))
-              }::text::jsonb) AS d(term text, df integer)
-                ORDER BY d.term COLLATE "C"
-                ON CONFLICT (tenant, namespace, term) DO UPDATE SET df = sift_terms.df + excluded.df`;
-            }
-            const count = remaining + rows.length;
-            await tx`UPDATE sift_namespaces SET
-                chunks = ${count},
-                total_length = total_length - ${gone!.length} + ${addedLength},
-                dims = ${count > 0 ? width ?? held!.dims : null}
-              WHERE tenant = ${tenant} AND namespace = ${namespace}`;
-            return gone!.chunks;
-          }) as number;
+          return await sql.begin((tx) => writeInTransaction(tx, plan)) as number;
         } catch (error) {
           const code = (error as { code?: unknown }).code;
           if (attempt < WRITE_ATTEMPTS && typeof code === "string" && RETRY_STATES.has(code)) {
