@@ -15,14 +15,17 @@ import { startPgliteServer } from "../../scripts/pglite-server.ts";
 const ROOT = new URL("../../", import.meta.url).pathname;
 const db = await startPgliteServer();
 
-async function replica(extra: Record<string, string> = {}): Promise<RunningService> {
-  return await startService({
+async function replica(
+  extra: Record<string, string> = {},
+): Promise<RunningService & { dataDir: string }> {
+  const env = {
     SIFT_DATA_DIR: await Deno.makeTempDir({ prefix: "sift-replica-" }),
     DATABASE_URL: db.url,
     API_KEYS: "ka:acme,kb:globex",
     DATABASE_TIMEOUT_MS: "20000",
     ...extra,
-  });
+  };
+  return { ...await startService(env), dataDir: env.SIFT_DATA_DIR };
 }
 
 function call(sift: RunningService, key: string, method: string, path: string, body?: unknown) {
@@ -79,6 +82,11 @@ test("two replicas on one DATABASE_URL: a write through one is found through the
   };
   assert.equal(health.providers.index, "postgres");
   assert.equal(health.checks.index, "ok");
+
+  // No data-directory lock applies to an index in Postgres: a third replica on the writer's
+  // own directory starts and serves.
+  await using third = await replica({ SIFT_DATA_DIR: writer.dataDir });
+  assert.equal((await search(third, "ka", "harbour ships dawn", "sparse"))[0], "harbour");
 });
 
 test("every document acknowledged before a kill -9 of the writer is read back through the other", async () => {
