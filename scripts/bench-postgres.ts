@@ -10,6 +10,11 @@
  *
  *   deno run -A scripts/bench-postgres.ts                  # 10k and 100k chunks
  *   deno run -A scripts/bench-postgres.ts --sizes 10000 --no-quality
+ *   deno run -A scripts/bench-postgres.ts --minutes 20      # build for at most 20 minutes
+ *   deno run -A scripts/bench-postgres.ts --db DIR          # go on in a kept database directory
+ *
+ * Building stops at the time budget (30 minutes by default): the size reached
+ * is measured and reported as the row's `chunks`.
  */
 import postgres from "postgres";
 import { createSiftApp } from "../app.ts";
@@ -94,17 +99,20 @@ async function speed(
   databaseUrl: string,
   datasetDir: string,
   sizes: number[],
+  budgetMs: number,
 ): Promise<PostgresSpeedRow[]> {
   const { drafts, vectors, questions, questionVectors } = await material(datasetDir);
   const index = new PostgresIndex({ url: databaseUrl, timeoutMs: 600_000 });
   const random = mulberry32(7);
   const rows: PostgresSpeedRow[] = [];
-  let written = 0;
+  const begun = performance.now();
   try {
+    // A database kept from an earlier run (--db) goes on from what it holds.
+    let written = await index.count({ namespace: "speed" });
     for (const size of [...sizes].sort((a, b) => a - b)) {
       const started = performance.now();
       const before = written;
-      while (written < size) {
+      while (written < size && performance.now() - begun < budgetMs) {
         const batch: IndexedChunk[] = [];
         for (; batch.length < WRITE_BATCH && written < size; written++) {
           const at = written % drafts.length;
@@ -120,7 +128,7 @@ async function speed(
         }
         await index.upsert(batch, { namespace: "speed" });
       }
-      const insertsPerSecond = (written - before) / ((performance.now() - started) / 1000);
+      const insertsPerSecond = (written - before) / ((performance.now() - started) / 1000 || 1);
       const p50 = {} as Record<SearchMode, number>;
       for (const mode of MODES) {
         const times: number[] = [];
@@ -139,12 +147,14 @@ async function speed(
         p50[mode] = Math.round(times[Math.floor(times.length / 2)]! * 10) / 10;
       }
       rows.push({
-        chunks: size,
+        chunks: written,
         inserts_per_second: Math.round(insertsPerSecond),
         search_p50_ms: p50,
-        gb_per_million: await diskSizes(databaseUrl, size, vectors[0]!.length),
+        gb_per_million: await diskSizes(databaseUrl, written, vectors[0]!.length),
       });
       console.error(`postgres ${size}: ${JSON.stringify(rows.at(-1))}`);
+      // Out of time: the size reached is measured and reported as it is.
+      if (written < size) break;
     }
   } finally {
     await index.close();
@@ -174,12 +184,13 @@ async function diskSizes(databaseUrl: string, chunks: number, width: number) {
 export async function benchPostgres(
   datasetDir: string,
   sizes: number[],
-  options: { quality?: boolean } = {},
+  options: { quality?: boolean; budgetMinutes?: number; dir?: string } = {},
 ): Promise<PostgresBench> {
-  await using db = await startPgliteServer();
+  await using db = await startPgliteServer(options.dir ? { dir: options.dir } : {});
+  const budgetMs = (options.budgetMinutes ?? 30) * 60_000;
   return {
     quality: options.quality === false ? [] : await quality(db.url, datasetDir),
-    speed: sizes.length ? await speed(db.url, datasetDir, sizes) : [],
+    speed: sizes.length ? await speed(db.url, datasetDir, sizes, budgetMs) : [],
   };
 }
 
@@ -225,5 +236,15 @@ if (import.meta.main) {
     .map(Number);
   const dataset = new URL("../../shared/datasets/aragog", import.meta.url).pathname;
   const quality = !Deno.args.includes("--no-quality");
-  console.log(JSON.stringify(await benchPostgres(dataset, sizes, { quality }), null, 2));
+  const minutes = Deno.args.indexOf("--minutes");
+  const dir = Deno.args.indexOf("--db");
+  console.log(JSON.stringify(
+    await benchPostgres(dataset, sizes, {
+      quality,
+      ...(minutes >= 0 ? { budgetMinutes: Number(Deno.args[minutes + 1]) } : {}),
+      ...(dir >= 0 ? { dir: Deno.args[dir + 1]! } : {}),
+    }),
+    null,
+    2,
+  ));
 }
