@@ -83,9 +83,13 @@ Deno.test({
     for (const text of questions) {
       for (const mode of ["dense", "sparse", "hybrid"] as const) {
         for (
-          const filter of [undefined, { year: { gte: 2016 } }, {
-            doc_id: { in: ["doc01", "doc04"] },
-          }]
+          const filter of [
+            undefined,
+            { year: { gte: 2016 } },
+            { doc_id: { in: ["doc01", "doc04"] } },
+            { doc_id: { in: [] }, year: {} },
+            { title: { ne: "doc03" }, missing: { ne: 1 } },
+          ]
         ) {
           const query = {
             text,

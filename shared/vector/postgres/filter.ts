@@ -56,7 +56,7 @@ function fieldClause(
     if (!Array.isArray(oneOf)) throw new InvalidRequestError(`filter.${field}.in: must be a list`);
     tests.push(
       oneOf.length === 0
-        ? "false"
+        ? "1 == 2" // no value to match: nothing does
         : `(${oneOf.map((value) => `@ == ${bind(field, value)}`).join(" || ")})`,
     );
   }
@@ -64,7 +64,8 @@ function fieldClause(
     const bound = condition[operator as keyof typeof RANGES];
     if (bound !== undefined) tests.push(`@ ${symbol} ${bind(field, bound)}`);
   }
-  if (tests.length === 0) return "true";
+  // No condition at all holds for every chunk, as in `matchesFilter`.
+  if (tests.length === 0) return "1 == 1";
   const some = `exists(${key} ? (${tests.join(" && ")}))`;
   // `ne` alone holds for a missing field, as `undefined !== value` does.
   const onlyNe = ne !== undefined && tests.length === 1;

@@ -15,6 +15,6 @@ Deno.test("toJsonPathFilter() lets `ne` alone match a missing field, as matchesF
     toJsonPathFilter({ lang: { ne: "de" } })?.path,
     '(!exists($."lang") || exists($."lang" ? (@ != $v0)))',
   );
-  assert.equal(toJsonPathFilter({ lang: { in: [] } })?.path, 'exists($."lang" ? (false))');
+  assert.equal(toJsonPathFilter({ lang: { in: [] } })?.path, 'exists($."lang" ? (1 == 2))');
   assert.equal(toJsonPathFilter({}), undefined);
 });
