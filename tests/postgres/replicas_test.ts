@@ -14,12 +14,16 @@ import { startPgliteServer } from "../../scripts/pglite-server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const db = await startPgliteServer();
+/** The replicas' data directories, removed at the end. */
+const dataDirs: string[] = [];
 
 async function replica(
   extra: Record<string, string> = {},
 ): Promise<RunningService & { dataDir: string }> {
+  const dataDir = await Deno.makeTempDir({ prefix: "sift-replica-" });
+  dataDirs.push(dataDir);
   const env = {
-    SIFT_DATA_DIR: await Deno.makeTempDir({ prefix: "sift-replica-" }),
+    SIFT_DATA_DIR: dataDir,
     DATABASE_URL: db.url,
     API_KEYS: "ka:acme,kb:globex",
     DATABASE_TIMEOUT_MS: "20000",
@@ -179,12 +183,14 @@ test("the database going away is a 503 naming the index; work resumes when it re
 
 test("a database without pgvector stops the start with one line", async () => {
   await using bare = await startPgliteServer({ pgvector: false });
+  const dataDir = await Deno.makeTempDir({ prefix: "sift-nopgvector-" });
+  dataDirs.push(dataDir);
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "main.ts"],
     cwd: ROOT,
     env: {
       DATABASE_URL: bare.url,
-      SIFT_DATA_DIR: await Deno.makeTempDir({ prefix: "sift-nopgvector-" }),
+      SIFT_DATA_DIR: dataDir,
       PORT: String(freePort()),
     },
     stdout: "null",
@@ -198,4 +204,5 @@ test("a database without pgvector stops the start with one line", async () => {
 
 test("zz: stops the database", async () => {
   await db[Symbol.asyncDispose]();
+  for (const dir of dataDirs) await Deno.remove(dir, { recursive: true }).catch(() => {});
 });
