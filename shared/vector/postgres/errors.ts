@@ -1,4 +1,4 @@
-import { SiftError, UpstreamError } from "../../errors.ts";
+import { InvalidRequestError, SiftError, UpstreamError } from "../../errors.ts";
 
 /**
  * The Postgres index cannot be reached (refused, dropped, timed out, shutting
@@ -18,6 +18,8 @@ export class IndexUnavailableError extends SiftError {
 
 /** SQLSTATE classes that mean the server or the connection is going or gone. */
 const UNAVAILABLE_STATES = /^(08|53|57P0[1-3])/;
+/** Raised by `sift_dense` for a query vector of another width than the namespace holds. */
+const WRONG_WIDTH_STATE = "SW001";
 /** Conflicts between concurrent transactions: the transaction may simply run again. */
 export const RETRY_STATES = new Set(["40001", "40P01"]);
 
@@ -31,6 +33,11 @@ export function toIndexError(error: unknown): SiftError {
   const code = (error as { code?: unknown } | null)?.code;
   const severity = (error as { severity?: unknown } | null)?.severity;
   if (typeof code === "string" && typeof severity === "string") {
+    if (code === WRONG_WIDTH_STATE) {
+      return new InvalidRequestError(
+        `${(error as Error).message}: re-ingest after changing the embedding model`,
+      );
+    }
     if (UNAVAILABLE_STATES.test(code)) {
       return new IndexUnavailableError(`the server is shutting down or full (${code})`, {
         cause: error,

@@ -184,8 +184,8 @@ export class PostgresIndex implements VectorIndex {
       ...(query.vector ? { vector: query.vector } : {}),
       filter: toJsonPathFilter(query.filter),
     });
+    // One round trip: `sift_dense` refuses a vector of the wrong width itself.
     const rows = await this.#call(async (sql) => {
-      if (query.vector) await this.#checkWidth(sql, tenant, namespace, query.vector.length);
       return await sql.unsafe<
         { id: string; doc_id: string; text: string; metadata: ChunkMetadata; score: number }[]
       >(statement.text, statement.values as never[]);
@@ -197,18 +197,6 @@ export class PostgresIndex implements VectorIndex {
       score: Number(row.score),
       metadata: row.metadata,
     }));
-  }
-
-  /** A query vector of another width than the namespace holds is the caller's mistake, as in the embedded index. */
-  async #checkWidth(sql: Sql, tenant: string, namespace: string, width: number): Promise<void> {
-    const [row] = await sql<{ dims: number | null }[]>`SELECT dims FROM sift_namespaces
-      WHERE tenant = ${tenant} AND namespace = ${namespace} AND chunks > 0`;
-    if (row?.dims && row.dims !== width) {
-      throw new InvalidRequestError(
-        `The index holds ${row.dims}-dimensional vectors but the query has ${width}: ` +
-          "re-ingest after changing the embedding model",
-      );
-    }
   }
 
   async #write(docIds: string[], chunks: IndexedChunk[], fullNamespace: string): Promise<number> {

@@ -60,10 +60,18 @@ const MIGRATIONS: string[][] = [[
   AS $fn$
   DECLARE
     width integer := vector_dims(p_query);
+    held integer;
     nearest text := CASE WHEN width <= 4000
       THEN format('embedding::halfvec(%s) <=> $3::halfvec(%s)', width, width)
       ELSE 'embedding <=> $3' END;
   BEGIN
+    -- A query of another width than the namespace holds is the caller's mistake (400).
+    SELECT n.dims INTO held FROM sift_namespaces n
+      WHERE n.tenant = p_tenant AND n.namespace = p_namespace AND n.chunks > 0;
+    IF held IS NOT NULL AND held <> width THEN
+      RAISE EXCEPTION USING ERRCODE = 'SW001', MESSAGE = format(
+        'The index holds %s-dimensional vectors but the query has %s', held, width);
+    END IF;
     PERFORM set_config('hnsw.ef_search', least(1000, greatest(40, p_limit * 2))::text, true);
     RETURN QUERY EXECUTE format(
       'SELECT c.id::text, 1 - (c.embedding <=> $3) AS score FROM (
