@@ -14,6 +14,8 @@ import { lastingServe } from "./shared/deno/lasting-serve.ts";
 import { splitIndexMistake } from "./shared/deno/split-index.ts";
 import { ConfigError } from "./shared/errors.ts";
 import { Runtime } from "./shared/runtime.ts";
+import { postgresPool } from "./shared/vector/postgres/from-env.ts";
+import { preparePostgres } from "./shared/vector/postgres/startup.ts";
 
 function startupConfig() {
   try {
@@ -64,11 +66,15 @@ if (import.meta.main) {
   const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
   // Held until the process ends: a second sift on this directory exits here, naming this one.
   // Only the embedded index needs one writer (Deno KV's jobs file takes several processes),
-  // and Deno Deploy has no directory to lock.
-  const ownsIndex = !config.vector && !Deno.env.get("DENO_DEPLOYMENT_ID");
+  // and Deno Deploy has no directory to lock. An index in Postgres or Upstash takes any number.
+  const ownsIndex = !config.vector && !config.database && !Deno.env.get("DENO_DEPLOYMENT_ID");
   const ownerLock = ownsIndex ? await lockDataDirOrExit(dataDir) : undefined;
   const jobs = await jobsIn(dataDir);
-  const runtime = new Runtime({ log: indexLogIn(dataDir), jobs: () => jobs });
+  const runtime = new Runtime({
+    log: indexLogIn(dataDir),
+    jobs: () => jobs,
+    postgres: postgresPool(),
+  });
   const app = createSiftApp({ runtime });
   // Jobs accepted with 202 wait in Deno KV's queue (a file under SIFT_DATA_DIR); messages left
   // by a process that died are handed out again once their lease runs out.
@@ -81,6 +87,12 @@ if (import.meta.main) {
     });
   });
   const providers = startupProviders(runtime, config);
+  // The Postgres schema is made or migrated now; a database without pgvector stops the start.
+  const indexProblem = await preparePostgres(runtime.deps(config).index);
+  if (indexProblem) {
+    console.error(indexProblem);
+    Deno.exit(1);
+  }
   // The nightly evaluation: history and regression flags in the cache store (see README).
   Deno.cron("sift nightly evaluation", "0 3 * * *", async () => {
     await runNightly(app, runtime, ALL_IN_ONE_SERVES, Deno.env.toObject());

@@ -13,6 +13,7 @@
  *   deno task bench --render                # BENCHMARKS.md again from bench.json
  *   deno task bench --only widths,state     # some sections again, into the bench.json there
  *   deno task bench --only load,http --load-runtimes deno   # Deno's load rows (workerd's kept)
+ *   deno task bench --only postgres --postgres-sizes 10000   # the index in Postgres (pglite-server)
  */
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
@@ -26,6 +27,7 @@ import { growthRatios, type GrowthReport } from "./bench-growth.ts";
 import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchHttp, type HttpReport, httpTable } from "./bench-http.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
+import { benchPostgres, type PostgresBench, postgresSection } from "./bench-postgres.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
 import { batchDocuments } from "./documents.ts";
 import {
@@ -77,6 +79,8 @@ export type BenchReport = {
   /** sift's HTTP server beside a trivial `Deno.serve` handler (bench-http.ts). */
   http?: HttpReport;
   workers: WorkerSize[];
+  /** The index in Postgres (a local pglite-server) beside the embedded one. */
+  postgres?: PostgresBench;
 };
 
 /** `--growth-sizes` (30k, 100k, 300k by default; add 1000000 for the million). */
@@ -400,6 +404,7 @@ ${sweepTable(report.chunking_sweep)}
       }`
       : ""
   }
+${postgresSection(report.postgres)}
 ## The pipeline's critical path
 
 In-process over the demo corpus, the offline model paced like a real one (first token after 150 ms,
@@ -491,6 +496,12 @@ if (import.meta.main && Deno.args.includes("--render")) {
     },
     http: async () => ({ http: await benchHttp() }),
     workers: async () => ({ workers: await workerSizes() }),
+    postgres: async () => ({
+      postgres: await benchPostgres(
+        DATASET,
+        (flag("postgres-sizes") ?? "10000,100000").split(",").filter(Boolean).map(Number),
+      ),
+    }),
   };
   const unknown = only?.filter((name) => !(name in sections));
   if (unknown?.length) throw new Error(`--only: no section ${unknown.join(", ")}`);

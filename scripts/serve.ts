@@ -29,6 +29,7 @@ import { handleJobMessage } from "../shared/jobs/consume.ts";
 import { lockDataDirOrExit } from "../shared/deno/data-dir-lock.ts";
 import { type Config, readConfig } from "../shared/config.ts";
 import { ConfigError } from "../shared/errors.ts";
+import { postgresPool } from "../shared/vector/postgres/from-env.ts";
 import { Runtime } from "../shared/runtime.ts";
 
 /** Ingest and search in one process: the embedded index's owner in the split shape. */
@@ -70,8 +71,10 @@ try {
 /** The functions that hold the embedded index: it lives in SIFT_DATA_DIR, one owner at a time. */
 const OWNS_INDEX = new Set(["index", "embed", "fuse"]);
 const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
-let runtime = new Runtime();
-if (OWNS_INDEX.has(name) && !config.vector) {
+// An index in Postgres (DATABASE_URL) is reached by any number of processes.
+const postgres = postgresPool();
+let runtime = new Runtime({ postgres });
+if (OWNS_INDEX.has(name) && !config.vector && !config.database) {
   // Held until the process ends (the kernel drops it after a crash too).
   await lockDataDirOrExit(dataDir);
   runtime = new Runtime({ log: indexLogIn(dataDir) });
@@ -79,7 +82,7 @@ if (OWNS_INDEX.has(name) && !config.vector) {
 // The orchestrator accepts jobs (202): they wait in Deno KV, as under `deno task start`, so a
 // restart loses none. KV takes several processes: no lock.
 const jobs = name === "orchestrator" ? await jobsIn(dataDir) : undefined;
-if (jobs) runtime = new Runtime({ jobs: () => jobs });
+if (jobs) runtime = new Runtime({ jobs: () => jobs, postgres });
 const app = FUNCTIONS[name as keyof typeof FUNCTIONS](runtime);
 jobs?.listen((message) => {
   const env = Deno.env.toObject();

@@ -27,6 +27,8 @@ export type WranglerDevOptions = {
   vars?: Record<string, string>;
   /** Where wrangler runs (its node_modules resolve from here); the project by default. */
   cwd?: string;
+  /** Variables for wrangler itself (e.g. `CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_<BINDING>`). */
+  env?: Record<string, string>;
   /** "info" by default, which hides the Workers' console.log; "log" shows it. */
   logLevel?: "debug" | "log" | "info" | "warn" | "error";
 };
@@ -150,7 +152,7 @@ export async function startWranglerDev(
     ],
     cwd: options.cwd ?? PROJECT_DIR,
     clearEnv: true,
-    env: wranglerEnv(`${scratchDir}/registry`),
+    env: { ...wranglerEnv(`${scratchDir}/registry`), ...options.env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -60,6 +60,10 @@ const envSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
   UPSTASH_VECTOR_REST_URL: url.optional(),
   UPSTASH_VECTOR_REST_TOKEN: z.string().optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/./, {
+    error: "must be a postgres:// or postgresql:// connection string",
+  }).optional(),
+  DATABASE_TIMEOUT_MS: positiveInt(600_000).default(30_000),
   API_KEYS: z.string().optional(),
   SOURCE_TRUST: z.string().optional(),
   CORS_ORIGINS: corsOriginsSchema.optional(),
@@ -162,6 +166,13 @@ const envSchema = z.object({
         "(or unset)",
     });
   }
+  if (env.DATABASE_URL && env.UPSTASH_VECTOR_REST_URL) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_URL"],
+      message: "one index at a time: unset DATABASE_URL or UPSTASH_VECTOR_REST_URL",
+    });
+  }
   if (env.CHUNK_OVERLAP >= env.CHUNK_SIZE) {
     ctx.addIssue({
       code: "custom",
@@ -204,6 +215,8 @@ export type Config = {
   embeddings: { model: string; dimensions?: number };
   redis?: { url: string; token: string };
   vector?: { url: string; token: string };
+  /** `DATABASE_URL`: the index in Postgres (pgvector); each call bounded by `DATABASE_TIMEOUT_MS`. */
+  database?: { url: string; timeoutMs: number };
   apiKeys: string[];
   /** `API_KEYS` with the tenant each key names (none for a bare key): see docs/tenants.md. */
   apiKeyEntries: ApiKeyEntry[];
@@ -252,7 +265,12 @@ export type Config = {
    * (`ARCHIVE_MAX_EXPANDED_BYTES`), and how long one file's parse may take
    * off the request loop (`FILE_PARSE_TIMEOUT_MS`, Deno).
    */
-  files: { maxBytes: number; maxPdfPages: number; maxExpandedBytes: number; parseTimeoutMs: number };
+  files: {
+    maxBytes: number;
+    maxPdfPages: number;
+    maxExpandedBytes: number;
+    parseTimeoutMs: number;
+  };
   /**
    * Above this share of a variant's judgments left out (unreadable) or of
    * its runs that fell back, the evaluation's verdict names no winner.
@@ -345,6 +363,9 @@ export function readConfig(env: Record<string, unknown>): Config {
       : {}),
     ...(e.UPSTASH_VECTOR_REST_URL && e.UPSTASH_VECTOR_REST_TOKEN
       ? { vector: { url: e.UPSTASH_VECTOR_REST_URL, token: e.UPSTASH_VECTOR_REST_TOKEN } }
+      : {}),
+    ...(e.DATABASE_URL
+      ? { database: { url: e.DATABASE_URL, timeoutMs: e.DATABASE_TIMEOUT_MS } }
       : {}),
     apiKeys: parseApiKeys(e.API_KEYS).map((entry) => entry.key),
     apiKeyEntries: parseApiKeys(e.API_KEYS),

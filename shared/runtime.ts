@@ -11,6 +11,8 @@ import type { VectorIndex } from "./vector/port.ts";
 import type { IndexLog } from "./vector/local/log.ts";
 import { UpstashVectorIndex } from "./vector/upstash.ts";
 import type { CacheStore } from "./cache/port.ts";
+import type { PostgresFromEnv } from "./vector/postgres/from-env.ts";
+import { ConfigError } from "./errors.ts";
 import { MemoryJobBackend } from "./jobs/memory.ts";
 import type { JobBackend } from "./jobs/types.ts";
 
@@ -68,6 +70,7 @@ export class Runtime {
   readonly #jobs: JobsFromEnv | undefined;
   readonly #onModelCall: (() => void) | undefined;
   readonly #llmFetch: LlmFetchFromEnv | undefined;
+  readonly #postgres: PostgresFromEnv | undefined;
   #memoryJobs: MemoryJobBackend | undefined;
   #localIndex: LocalIndex | undefined;
   #memoryCache: MemoryCache | undefined;
@@ -82,6 +85,8 @@ export class Runtime {
    * `onModelCall`: told of every chat completion sent to the model, offline
    * or not (what `deno task eval` counts as a query's LLM calls).
    * `llmFetch`: `LLM_PROVIDER=workers-ai` through the `AI` binding (Workers).
+   * `postgres`: the index in Postgres when `DATABASE_URL` (or Hyperdrive) is
+   * set; passed by the entries that bundle the Postgres client.
    */
   constructor(
     options: {
@@ -90,6 +95,7 @@ export class Runtime {
       jobs?: JobsFromEnv;
       onModelCall?: () => void;
       llmFetch?: LlmFetchFromEnv;
+      postgres?: PostgresFromEnv;
     } = {},
   ) {
     this.#onModelCall = options.onModelCall;
@@ -97,6 +103,7 @@ export class Runtime {
     this.#state = options.state;
     this.#jobs = options.jobs;
     this.#llmFetch = options.llmFetch;
+    this.#postgres = options.postgres;
   }
 
   /** Config for this env; parsed again only when the env object changes. */
@@ -130,12 +137,19 @@ export class Runtime {
       ...(llm.provider ? { provider: llm.provider } : {}),
       floats: config.llm.provider === "workers-ai",
     });
-    const state = config.vector && config.redis ? undefined : this.#state?.(env);
-    const index = config.vector ? new UpstashVectorIndex(config.vector) : state?.index ??
-      (this.#localIndex ??= new LocalIndex({
-        ...(this.#log ? { log: this.#log } : {}),
-        checkpointMinBytes: config.indexCheckpointBytes,
-      }));
+    const postgres = config.vector ? undefined : this.#postgres?.(config, env);
+    if (config.database && !postgres) {
+      throw new ConfigError("DATABASE_URL is set, but this entry has no Postgres client");
+    }
+    const shared = config.vector ?? postgres;
+    const state = shared && config.redis ? undefined : this.#state?.(env);
+    const index = config.vector
+      ? new UpstashVectorIndex(config.vector)
+      : postgres ?? state?.index ??
+        (this.#localIndex ??= new LocalIndex({
+          ...(this.#log ? { log: this.#log } : {}),
+          checkpointMinBytes: config.indexCheckpointBytes,
+        }));
     const store = config.redis
       ? new UpstashRedisCache(config.redis)
       : state?.cache ?? (this.#memoryCache ??= new MemoryCache());
