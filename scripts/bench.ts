@@ -21,6 +21,8 @@ import { benchKernel, type KernelRow } from "./bench-kernel.ts";
 import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
+import { type Command, commandArgs } from "./cli.ts";
+import type { FlagValues } from "./cli-flags.ts";
 import { batchDocuments } from "./documents.ts";
 import {
   type ChunkerScore,
@@ -40,9 +42,71 @@ import {
 
 const DATASET = new URL("../../shared/datasets/aragog", import.meta.url).pathname;
 
-function flag(name: string): string | undefined {
-  const at = Deno.args.indexOf(`--${name}`);
-  return at >= 0 ? Deno.args[at + 1] : undefined;
+const SECTIONS = [
+  "index",
+  "dense",
+  "widths",
+  "kernel",
+  "peers",
+  "retrieval",
+  "chunking",
+  "pipeline",
+  "load",
+  "workers",
+] as const;
+
+const COMMAND = {
+  usage: "deno task bench [options]",
+  about:
+    `The benchmark that tracks the embedded index, in one run on this machine: writes bench.json
+(for the CI regression check) and BENCHMARKS.md (for people) into --out. It takes hours at the
+default sizes; --only runs some sections again into the bench.json already there.`,
+  flags: {
+    sizes: {
+      type: "string",
+      value: "N,N",
+      help: "index sizes in chunks",
+      default: "1000,10000,50000,100000",
+    },
+    "peer-sizes": {
+      type: "string",
+      value: "N,N",
+      help: "sizes for the peer engines",
+      default: "1000,10000,50000",
+    },
+    "dense-sizes": {
+      type: "string",
+      value: "N,N",
+      help: "dense index sizes",
+      default: "10000,100000,1000000",
+    },
+    "dense-width": { type: "string", value: "N", help: "dense vector width", default: "1536" },
+    out: {
+      type: "string",
+      value: "DIR",
+      help: "where bench.json goes",
+      default: "the project root",
+    },
+    only: {
+      type: "string",
+      help: "these sections only",
+      choices: SECTIONS,
+      list: true,
+      value: `${SECTIONS.join(",")}`,
+      default: "all",
+    },
+    render: {
+      type: "boolean",
+      help: "write BENCHMARKS.md again from --out's bench.json, measure nothing",
+    },
+  },
+} satisfies Command;
+
+/** The parsed command line (set when run as the command; empty when imported). */
+let flags: FlagValues<typeof COMMAND.flags> = {};
+
+function flag(name: Exclude<keyof typeof COMMAND.flags, "render">): string | undefined {
+  return flags[name];
 }
 
 export type BenchReport = {
@@ -364,14 +428,15 @@ ${workerRows.join("\n")}
 `;
 }
 
-if (import.meta.main && Deno.args.includes("--render")) {
+if (import.meta.main) flags = commandArgs(COMMAND).values;
+if (import.meta.main && flags.render) {
   const out = flag("out") ?? new URL("../", import.meta.url).pathname;
   const report = JSON.parse(await Deno.readTextFile(`${out}/bench.json`)) as BenchReport;
   await Deno.writeTextFile(`${out}/BENCHMARKS.md`, renderMarkdown(report));
 } else if (import.meta.main) {
   const sizes = (flag("sizes") ?? "1000,10000,50000,100000").split(",").map(Number);
   const out = flag("out") ?? new URL("../", import.meta.url).pathname;
-  const sections: Record<string, () => Promise<Partial<BenchReport>>> = {
+  const sections: Record<(typeof SECTIONS)[number], () => Promise<Partial<BenchReport>>> = {
     index: async () => ({ index: await benchIndex(sizes, DATASET) }),
     dense: denseRows,
     widths: async () => ({ dense_widths: await widthRows() }),
@@ -388,8 +453,6 @@ if (import.meta.main && Deno.args.includes("--render")) {
     workers: async () => ({ workers: await workerSizes() }),
   };
   const only = flag("only")?.split(",");
-  const unknown = only?.filter((name) => !(name in sections));
-  if (unknown?.length) throw new Error(`--only: no section ${unknown.join(", ")}`);
   // With --only, the other sections stay as the bench.json there has them.
   const report =
     (only ? JSON.parse(await Deno.readTextFile(`${out}/bench.json`)) : {}) as BenchReport;
