@@ -21,6 +21,7 @@ import { benchKernel, type KernelRow } from "./bench-kernel.ts";
 import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
+import { workersSection } from "./workers-table.ts";
 import { type Command, commandArgs } from "./cli.ts";
 import type { FlagValues } from "./cli-flags.ts";
 import { batchDocuments } from "./documents.ts";
@@ -268,11 +269,6 @@ export function renderMarkdown(report: BenchReport): string {
       ms(row.js_ms)
     } ms | ×${(row.js_ms / row.wasm_ms).toFixed(1)} |`
   );
-  const workerRows = report.workers.map((worker) =>
-    `| ${worker.name} | ${
-      worker.gzip_kib === null ? "failed" : `${worker.gzip_kib.toFixed(1)} KiB`
-    } |`
-  );
   return `# Benchmarks
 
 Written by \`deno task bench\` on ${report.date} (${report.machine.cores} cores, Deno ${report.machine.deno}).
@@ -418,14 +414,7 @@ per search). The clients share the machine's 2 cores with the server.
 |---|---|---|---|---|
 ${loadRows.join("\n")}
 
-## Worker sizes
-
-\`wrangler deploy --dry-run\` of each Worker (the limit is 1 MiB gzipped).
-
-| Worker | gzipped |
-|---|---|
-${workerRows.join("\n")}
-`;
+${workersSection(report.workers)}`;
 }
 
 if (import.meta.main) flags = commandArgs(COMMAND).values;
@@ -450,7 +439,7 @@ if (import.meta.main && flags.render) {
     chunking: chunkingRows,
     pipeline: async () => ({ pipeline: await benchPipeline() }),
     load: async () => ({ load: await benchLoad() }),
-    workers: async () => ({ workers: await workerSizes() }),
+    workers: async () => ({ workers: await workerSizes({ startup: true }) }),
   };
   const only = flag("only")?.split(",");
   // With --only, the other sections stay as the bench.json there has them.

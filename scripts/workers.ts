@@ -165,17 +165,31 @@ export async function workerSizes(
   return sizes;
 }
 
-/** `wrangler check startup` of a built bundle: its start-up CPU time, null when it failed. */
+/** Profiles per Worker: the least of them is its start-up time (a busy machine only adds). */
+export const STARTUP_RUNS = 3;
+
+/**
+ * `wrangler check startup` of a built bundle, `STARTUP_RUNS` times: the least
+ * CPU time its start took (null when every run failed). Other processes on
+ * the machine only ever add to a run, so the minimum is the figure to compare.
+ */
 async function startupMs(config: string, bundle: string): Promise<number | null> {
-  const profile = `${bundle}.cpuprofile`;
-  const run = await wrangler(
-    ["check", "startup", "-c", config, "--worker", bundle, "--outfile", profile],
-    { capture: true },
-  ).output();
-  const output = decode(run.stdout) + decode(run.stderr);
-  const ms = run.code === 0 ? startupActiveMs(output) : undefined;
-  if (ms === undefined) console.error(`${config}: wrangler check startup failed\n${output}`);
-  return ms ?? null;
+  const runs: number[] = [];
+  let failure = "";
+  // wrangler gives a profile 10 s: on a loaded machine a run can time out, so a few more tries.
+  for (let run = 0; run < STARTUP_RUNS * 2 && runs.length < STARTUP_RUNS; run++) {
+    const profile = `${bundle}.${run}.cpuprofile`;
+    const result = await wrangler(
+      ["check", "startup", "-c", config, "--worker", bundle, "--outfile", profile],
+      { capture: true },
+    ).output();
+    const output = decode(result.stdout) + decode(result.stderr);
+    const ms = result.code === 0 ? startupActiveMs(output) : undefined;
+    if (ms === undefined) failure = output;
+    else runs.push(ms);
+  }
+  if (runs.length === 0) console.error(`${config}: wrangler check startup failed\n${failure}`);
+  return runs.length ? Math.min(...runs) : null;
 }
 
 const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
@@ -201,8 +215,8 @@ const CHECK_COMMAND = {
     `Runs \`wrangler deploy --dry-run\` for every Worker (nothing is uploaded; no account needed) and
 prints its gzipped size against its budget: 1 MiB for a Worker that parses no files, Cloudflare's
 free-plan limit of 3 MiB for the two that do (sift-all-in-one, sift-embed; the paid plan allows
-10 MiB). Then \`wrangler check startup\` on the same bundle: the CPU time of the Worker's start,
-measured locally by workerd (Cloudflare allows 1 s). Exit code 1 when a Worker is over its budget.
+10 MiB). Then \`wrangler check startup\` on the same bundle, 3 times: the least CPU time of the Worker's
+start, measured locally by workerd (Cloudflare allows 1 s). Exit code 1 when a Worker is over its budget.
 \`deno task bench --only workers\` records the same figures in bench.json and BENCHMARKS.md.`,
   flags: {
     only: {
