@@ -18,12 +18,12 @@ export function workersSection(rows: readonly WorkerSize[]): string {
   return `## Worker sizes and start-up
 
 \`deno task workers:check\` (the same rows: \`deno task bench --only workers\`): \`wrangler deploy
---dry-run\` of each Worker, gzipped, nothing uploaded. Cloudflare's limit is 3 MiB compressed on the
-free plan and 10 MiB on the paid plan; sift holds every Worker that parses no files to 1 MiB. The two
-that parse uploads (sift-all-in-one, sift-embed) carry pdf.js, imported on the first PDF only.
-Start-up is \`wrangler check startup\` on the same bundle: the CPU time of the Worker's top level,
-profiled locally in workerd, the least of ${STARTUP_RUNS} runs (Cloudflare allows 1 s; a busy machine
-only adds to a run).
+--dry-run\` of each Worker, gzipped, nothing uploaded. Cloudflare limits a Worker to 3 MiB
+compressed on the free plan and 10 MiB on the paid plan; sift holds every Worker that parses no
+files to 1 MiB. The two that parse uploads (sift-all-in-one, sift-embed) carry pdf.js, imported on
+the first PDF only. Start-up is \`wrangler check startup\` on the same bundle: the CPU time of the
+Worker's top level, profiled locally in workerd, the least of ${STARTUP_RUNS} runs (Cloudflare
+allows 1 s; a busy machine only adds to a run).
 
 | Worker | gzipped | budget | parses files | start-up CPU |
 |---|---|---|---|---|
