@@ -21,9 +21,9 @@ export function workersSection(rows: readonly WorkerSize[]): string {
 --dry-run\` of each Worker, gzipped, nothing uploaded. Cloudflare limits a Worker to 3 MiB
 compressed on the free plan and 10 MiB on the paid plan; sift holds every Worker that parses no
 files to 1 MiB. The two that parse uploads (sift-all-in-one, sift-embed) carry pdf.js, imported on
-the first PDF only. Start-up is \`wrangler check startup\` on the same bundle: the CPU time of the
-Worker's top level, profiled locally in workerd, the least of ${STARTUP_RUNS} runs (Cloudflare
-allows 1 s; a busy machine only adds to a run).
+the first PDF only. Start-up is \`deno task workers:check --startup\`: \`wrangler check startup\` on
+the same bundle, the CPU time of the Worker's top level profiled locally in workerd, the least of
+${STARTUP_RUNS} runs (Cloudflare allows 1 s; a busy machine only adds to a run).
 
 | Worker | gzipped | budget | parses files | start-up CPU |
 |---|---|---|---|---|

@@ -6,8 +6,8 @@
  *                             at the project's root goes to every Worker
  *   deno task worker:dev      the all-in-one Worker alone, on PORT (default 8787)
  *   deno task workers:check   `wrangler deploy --dry-run` for each Worker: its
- *                             gzipped size against its budget, and its start-up
- *                             CPU time (`wrangler check startup`)
+ *                             gzipped size against its budget; --startup adds
+ *                             its start-up CPU time (`wrangler check startup`)
  */
 import { fileURLToPath } from "node:url";
 import { type Command, commandArgs, usageMistake } from "./cli.ts";
@@ -215,9 +215,10 @@ const CHECK_COMMAND = {
     `Runs \`wrangler deploy --dry-run\` for every Worker (nothing is uploaded; no account needed) and
 prints its gzipped size against its budget: 1 MiB for a Worker that parses no files, Cloudflare's
 free-plan limit of 3 MiB for the two that do (sift-all-in-one, sift-embed; the paid plan allows
-10 MiB). Then \`wrangler check startup\` on the same bundle, 3 times: the least CPU time of the Worker's
-start, measured locally by workerd (Cloudflare allows 1 s). Exit code 1 when a Worker is over its budget.
-\`deno task bench --only workers\` records the same figures in bench.json and BENCHMARKS.md.`,
+10 MiB). Exit code 1 when a Worker is over its budget. With --startup, also \`wrangler check
+startup\` on the same bundle, 3 times: the least CPU time of the Worker's start, profiled locally
+in workerd (Cloudflare allows 1 s). \`deno task bench --only workers\` records both in bench.json
+and BENCHMARKS.md.`,
   flags: {
     only: {
       type: "string",
@@ -225,7 +226,10 @@ start, measured locally by workerd (Cloudflare allows 1 s). Exit code 1 when a W
       help: "these Workers only",
       default: "every Worker",
     },
-    "no-startup": { type: "boolean", help: "sizes only: skip the start-up profile (faster)" },
+    startup: {
+      type: "boolean",
+      help: "also profile each Worker's start (3 runs each: several minutes more)",
+    },
     json: { type: "boolean", help: "print the rows as JSON (bench.json's workers) instead" },
   },
 } satisfies Command;
@@ -234,7 +238,7 @@ async function check(args: readonly string[]): Promise<number> {
   const { values, positionals } = commandArgs(CHECK_COMMAND, args);
   if (positionals.length) usageMistake(CHECK_COMMAND, `unexpected argument ${positionals[0]}`);
   const sizes = await workerSizes({
-    startup: !values["no-startup"],
+    startup: values.startup === true,
     ...(values.only ? { only: values.only.split(",") } : {}),
   });
   const lines = sizes.map(checkLine);
