@@ -26,7 +26,6 @@ Deno.test({
         "--quiet",
         "workers:check",
         "--json",
-        "--no-startup",
         "--only",
         names.join(","),
       ],
