@@ -16,6 +16,8 @@ import { ConfigError } from "./shared/errors.ts";
 import { Runtime } from "./shared/runtime.ts";
 import { postgresPool } from "./shared/vector/postgres/from-env.ts";
 import { preparePostgres } from "./shared/vector/postgres/startup.ts";
+import { startupHint } from "./shared/deno/startup-hint.ts";
+import { startArgs } from "./scripts/serve-usage.ts";
 
 function startupConfig() {
   try {
@@ -57,6 +59,7 @@ function listenOrExit<Server>(port: number, listen: () => Server): Server {
 }
 
 if (import.meta.main) {
+  startArgs(); // --help answers before anything starts
   const config = startupConfig();
   const mistake = splitIndexMistake(config);
   if (mistake) {
@@ -115,9 +118,8 @@ if (import.meta.main) {
             "The offline model is a deterministic heuristic, not an LLM: set LLM_API_KEY or LLM_BASE_URL for real answers.",
           );
         }
-        console.log(
-          `try: curl -N http://${hostname}:${port}/v1/query -H 'content-type: application/json' -d '{"query":"What is sift?"}'`,
-        );
+        const url = `http://${hostname}:${port}`;
+        for (const line of startupHint({ url, apiKeys: config.apiKeys })) console.log(line);
       },
     }, denoHandler(app, runtime, hostname)));
   // A graceful stop finishes the requests in flight, then checkpoints the index so the

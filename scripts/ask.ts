@@ -5,37 +5,50 @@
  *     [--rerank one-turn|two-turn|relevance|two-turn-relevance|item|tot|none] [--top-n 3]
  *     [--namespace ns]
  */
-import { commandArgs, fail, firstWords, orExit } from "./cli.ts";
+import { type Command, commandArgs, fail, firstWords, orExit, usageMistake } from "./cli.ts";
 import { connect, readEvents } from "./client.ts";
 
-const USAGE = `usage: deno task ask "your question" [--mode dense|sparse|hybrid] [--top-k N]
-  [--fusion N] [--rerank STRATEGY] [--top-n N] [--namespace NS]
+const STRATEGIES = [
+  "one-turn",
+  "two-turn",
+  "relevance",
+  "two-turn-relevance",
+  "item",
+  "tot",
+  "none",
+] as const;
 
-Asks sift and streams each stage: the retrieved chunks (title and first words), the rubric and
+const COMMAND = {
+  usage: 'deno task ask "your question" [options]',
+  about:
+    `Asks sift and streams each stage: the retrieved chunks (title and first words), the rubric and
 reranked passages with --rerank, then the cited answer. It talks to a server at SIFT_URL (default
 http://127.0.0.1:$PORT, PORT 8787) or, when none answers and SIFT_URL is unset, runs in-process
-over the local index in SIFT_DATA_DIR.
+over the local index in SIFT_DATA_DIR (default .data).`,
+  flags: {
+    mode: {
+      type: "string",
+      help: "retrieval mode",
+      choices: ["dense", "sparse", "hybrid"],
+      default: "hybrid",
+    },
+    "top-k": {
+      type: "string",
+      value: "N",
+      help: "chunks to retrieve",
+      default: "5, or 10 with --rerank",
+    },
+    fusion: { type: "string", value: "N", help: "RAG-Fusion query variations", default: "off" },
+    rerank: { type: "string", help: "reranking strategy", choices: STRATEGIES, default: "none" },
+    "top-n": { type: "string", value: "N", help: "passages the reranker keeps", default: "3" },
+    namespace: { type: "string", value: "NS", help: "the index namespace", default: "default" },
+  },
+  more: "env: SIFT_URL, PORT, SIFT_DATA_DIR, SIFT_API_KEY (sent as a bearer token), NO_COLOR",
+} satisfies Command;
 
-  --mode       retrieval mode (hybrid)
-  --top-k      chunks to retrieve (5, or 10 with --rerank)
-  --fusion     RAG-Fusion query variations (off)
-  --rerank     one-turn, two-turn, relevance, two-turn-relevance, item, tot or none
-  --top-n      passages the reranker keeps (3)
-  --namespace  the index namespace (default)`;
-
-const { values, positionals } = commandArgs(USAGE, {
-  mode: { type: "string" },
-  "top-k": { type: "string" },
-  fusion: { type: "string" },
-  rerank: { type: "string" },
-  "top-n": { type: "string" },
-  namespace: { type: "string" },
-});
+const { values, positionals } = commandArgs(COMMAND);
 const query = positionals.join(" ").trim();
-if (!query) {
-  console.error(USAGE);
-  Deno.exit(2);
-}
+if (!query) usageMistake(COMMAND, "no question: put it in quotes after the command");
 
 const encoder = new TextEncoder();
 const write = (text: string) => Deno.stdout.writeSync(encoder.encode(text));

@@ -13,7 +13,6 @@
  *
  *   deno task bench:rerank [--queries 4] [--candidates 30] [--keep 10]
  */
-import { parseArgs } from "node:util";
 import { INVALID_SPAN_CONTEXT, type Span, trace, type Tracer } from "@opentelemetry/api";
 import { createSiftApp } from "../app.ts";
 import { inSpan } from "../shared/tracing/spans.ts";
@@ -22,15 +21,34 @@ import {
   FAKE_API_TOKEN,
   startWorkersAiRestFake,
 } from "../tests/helpers/workers_ai_fake.ts";
+import { type Command, commandArgs, usageMistake } from "./cli.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
-    queries: { type: "string", default: "4" },
-    candidates: { type: "string", default: "30" },
-    keep: { type: "string", default: "10" },
+const COMMAND = {
+  usage: "deno task bench:rerank [options]",
+  about:
+    `Two ratios, each within one run: the cross-encoder as a first stage (LLM calls, tokens and time
+per query, against a loopback fake of Workers AI's REST API), and what tracing costs when no
+tracer provider is registered.`,
+  flags: {
+    queries: { type: "string", value: "N", help: "queries (at most 20)", default: "4" },
+    candidates: {
+      type: "string",
+      value: "N",
+      help: "candidates per query (at most 100)",
+      default: "30",
+    },
+    keep: { type: "string", value: "N", help: "candidates the cross-encoder keeps", default: "10" },
   },
-});
+} satisfies Command;
+
+const { values: given, positionals } = commandArgs(COMMAND);
+if (positionals.length) usageMistake(COMMAND, `unexpected argument ${positionals[0]}`);
+const values = { queries: "4", candidates: "30", keep: "10", ...given };
+for (const [name, value] of Object.entries(values)) {
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    usageMistake(COMMAND, `--${name} must be a whole number above 0`);
+  }
+}
 const QUERIES = Math.min(Number(values.queries), 20);
 const CANDIDATES = Math.min(Number(values.candidates), 100);
 const KEEP = Math.min(Number(values.keep), CANDIDATES);

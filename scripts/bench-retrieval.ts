@@ -12,8 +12,21 @@ import { readConfig } from "../shared/config.ts";
 import { chunkerScores, chunkerSweep, chunkerTable, sweepTable } from "./chunking-eval.ts";
 import { batchDocuments } from "./documents.ts";
 import { postInProcess, readDataset, retrievalScores, scoreTable } from "./retrieval-eval.ts";
+import { type Command, commandArgs, usageMistake } from "./cli.ts";
 
-const directory = Deno.args[0] ?? new URL("../../shared/datasets/aragog", import.meta.url).pathname;
+const COMMAND = {
+  usage: "deno task bench:retrieval [DATASET_DIR]",
+  about:
+    `Retrieval quality on an ARAGOG-style dataset (a folder with corpus.jsonl and questions.jsonl;
+default ../shared/datasets/aragog): dense, sparse and hybrid search (top 5) against a plain BM25
+baseline, then the two chunkers side by side. In-process, in memory: nothing is written.`,
+  flags: {},
+} satisfies Command;
+
+const { positionals } = commandArgs(COMMAND);
+if (positionals.length > 1) usageMistake(COMMAND, `unexpected argument ${positionals[1]}`);
+const directory = positionals[0] ??
+  new URL("../../shared/datasets/aragog", import.meta.url).pathname;
 const env = { ...Deno.env.toObject(), DEMO_CORPUS: "false" };
 const config = readConfig(env);
 const app = createSiftApp();

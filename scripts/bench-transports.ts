@@ -18,10 +18,26 @@ import { readServerSentEvents } from "../shared/http/event-reader.ts";
 import { Runtime } from "../shared/runtime.ts";
 import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 import { WORKER_CONFIGS } from "./workers.ts";
+import { type Command, commandArgs, usageMistake } from "./cli.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const runsFlag = Deno.args.indexOf("--runs");
-const RUNS = runsFlag >= 0 ? Number(Deno.args[runsFlag + 1]) : 30;
+const COMMAND = {
+  usage: "deno task bench:transports [--runs N]",
+  about:
+    `Time to the first answer-delta of POST /v1/query with every step in-process, over HTTP (each
+function on its own loopback server) and through service bindings (wrangler dev), alternating in
+one run. Starts loopback servers and wrangler dev; needs no network beyond this machine.`,
+  flags: {
+    runs: { type: "string", value: "N", help: "timed queries per transport", default: "30" },
+  },
+} satisfies Command;
+
+const { values, positionals } = commandArgs(COMMAND);
+if (positionals.length) usageMistake(COMMAND, `unexpected argument ${positionals[0]}`);
+const RUNS = Number(values.runs ?? 30);
+if (!Number.isInteger(RUNS) || RUNS < 1) {
+  usageMistake(COMMAND, "--runs must be a whole number above 0");
+}
 const WARMUP = 3;
 
 const PIPELINES = {

@@ -29,6 +29,9 @@ import { benchHttp, type HttpReport, httpTable } from "./bench-http.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { benchPostgres, type PostgresBench, postgresSection } from "./bench-postgres.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
+import { workersSection } from "./workers-table.ts";
+import { type Command, commandArgs } from "./cli.ts";
+import type { FlagValues } from "./cli-flags.ts";
 import { batchDocuments } from "./documents.ts";
 import {
   type ChunkerScore,
@@ -48,9 +51,99 @@ import {
 
 const DATASET = new URL("../../shared/datasets/aragog", import.meta.url).pathname;
 
-function flag(name: string): string | undefined {
-  const at = Deno.args.indexOf(`--${name}`);
-  return at >= 0 ? Deno.args[at + 1] : undefined;
+const SECTIONS = [
+  "index",
+  "dense",
+  "growth",
+  "sparse",
+  "widths",
+  "kernel",
+  "peers",
+  "retrieval",
+  "chunking",
+  "pipeline",
+  "load",
+  "http",
+  "workers",
+  "postgres",
+] as const;
+
+const COMMAND = {
+  usage: "deno task bench [options]",
+  about:
+    `The benchmark that tracks the embedded index, in one run on this machine: writes bench.json
+(for the CI regression check) and BENCHMARKS.md (for people) into --out. It takes hours at the
+default sizes; --only runs some sections again into the bench.json already there.`,
+  flags: {
+    sizes: {
+      type: "string",
+      value: "N,N",
+      help: "index sizes in chunks",
+      default: "1000,10000,50000,100000",
+    },
+    "peer-sizes": {
+      type: "string",
+      value: "N,N",
+      help: "sizes for the peer engines",
+      default: "1000,10000,50000",
+    },
+    "dense-sizes": {
+      type: "string",
+      value: "N,N",
+      help: "dense index sizes",
+      default: "10000,100000,1000000",
+    },
+    "growth-sizes": {
+      type: "string",
+      value: "N,N",
+      help: "growth section sizes (add 1000000 for the million)",
+      default: "30000,100000,300000",
+    },
+    "sparse-docs": {
+      type: "string",
+      value: "N",
+      help: "documents in the BM25-alone section",
+      default: "1000000",
+    },
+    "load-runtimes": {
+      type: "string",
+      value: "deno,workerd",
+      help: "runtimes whose load rows are measured again (the others are kept)",
+      default: "deno,workerd",
+    },
+    "postgres-sizes": {
+      type: "string",
+      value: "N,N",
+      help: "chunks for the Postgres speed rows (a local pglite-server)",
+      default: "10000,100000",
+    },
+    "dense-width": { type: "string", value: "N", help: "dense vector width", default: "1536" },
+    out: {
+      type: "string",
+      value: "DIR",
+      help: "where bench.json goes",
+      default: "the project root",
+    },
+    only: {
+      type: "string",
+      help: "these sections only",
+      choices: SECTIONS,
+      list: true,
+      value: `${SECTIONS.join(",")}`,
+      default: "all",
+    },
+    render: {
+      type: "boolean",
+      help: "write BENCHMARKS.md again from --out's bench.json, measure nothing",
+    },
+  },
+} satisfies Command;
+
+/** The parsed command line (set when run as the command; empty when imported). */
+let flags: FlagValues<typeof COMMAND.flags> = {};
+
+function flag(name: Exclude<keyof typeof COMMAND.flags, "render">): string | undefined {
+  return flags[name];
 }
 
 export type BenchReport = {
@@ -250,11 +343,6 @@ export function renderMarkdown(report: BenchReport): string {
       ms(row.js_ms)
     } ms | ×${(row.js_ms / row.wasm_ms).toFixed(1)} |`
   );
-  const workerRows = report.workers.map((worker) =>
-    `| ${worker.name} | ${
-      worker.gzip_kib === null ? "failed" : `${worker.gzip_kib.toFixed(1)} KiB`
-    } |`
-  );
   return `# Benchmarks
 
 Written by \`deno task bench\` on ${report.date} (${report.machine.cores} cores, Deno ${report.machine.deno}).
@@ -430,14 +518,7 @@ per search). The clients share the machine's 2 cores with the server.
 |---|---|---|---|---|
 ${loadRows.join("\n")}
 
-${report.http ? httpSection(report.http) : ""}## Worker sizes
-
-\`wrangler deploy --dry-run\` of each Worker (the limit is 1 MiB gzipped).
-
-| Worker | gzipped |
-|---|---|
-${workerRows.join("\n")}
-`;
+${report.http ? httpSection(report.http) : ""}${workersSection(report.workers)}`;
 }
 
 /** sift's HTTP server beside \`Deno.serve\` alone, with how it was measured. */
@@ -461,7 +542,8 @@ ${httpTable(http)}
 `;
 }
 
-if (import.meta.main && Deno.args.includes("--render")) {
+if (import.meta.main) flags = commandArgs(COMMAND).values;
+if (import.meta.main && flags.render) {
   const out = flag("out") ?? new URL("../", import.meta.url).pathname;
   const report = JSON.parse(await Deno.readTextFile(`${out}/bench.json`)) as BenchReport;
   await Deno.writeTextFile(`${out}/BENCHMARKS.md`, renderMarkdown(report));
@@ -472,7 +554,7 @@ if (import.meta.main && Deno.args.includes("--render")) {
   // With --only, the other sections stay as the bench.json there has them.
   const report =
     (only ? JSON.parse(await Deno.readTextFile(`${out}/bench.json`)) : {}) as BenchReport;
-  const sections: Record<string, () => Promise<Partial<BenchReport>>> = {
+  const sections: Record<(typeof SECTIONS)[number], () => Promise<Partial<BenchReport>>> = {
     index: async () => ({ index: await benchIndex(sizes, DATASET) }),
     dense: denseRows,
     growth: async () => ({ growth: await growthRows() }),
@@ -495,7 +577,7 @@ if (import.meta.main && Deno.args.includes("--render")) {
       return { load: [...await benchLoad(runtimes), ...kept] };
     },
     http: async () => ({ http: await benchHttp() }),
-    workers: async () => ({ workers: await workerSizes() }),
+    workers: async () => ({ workers: await workerSizes({ startup: true }) }),
     postgres: async () => ({
       postgres: await benchPostgres(
         DATASET,

@@ -7,6 +7,18 @@
  *   deno task build:kernel
  */
 import wabtInit from "wabt";
+import { type Command, commandArgs, usageMistake } from "./cli.ts";
+
+const COMMAND = {
+  usage: "deno task build:kernel",
+  about:
+    `Assembles shared/vector/local/kernel/*.wat with wabt and writes each module as base64 into the
+.ts file beside it (dot-wasm.ts, crc-wasm.ts). Run it after editing a .wat file.`,
+  flags: {},
+} satisfies Command;
+
+const { positionals } = commandArgs(COMMAND);
+if (positionals.length) usageMistake(COMMAND, `unexpected argument ${positionals[0]}`);
 
 const DIR = new URL("../shared/vector/local/kernel/", import.meta.url);
 const MODULES = [

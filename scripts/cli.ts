@@ -1,23 +1,44 @@
-import { parseArgs } from "node:util";
+import {
+  type Command,
+  type Flag,
+  parseFlags,
+  UsageError,
+  usageText,
+  wantsHelp,
+} from "./cli-flags.ts";
 
-type Options = Record<string, { type: "string" | "boolean" }>;
+export type { Command, Flag } from "./cli-flags.ts";
 
 /**
- * Flags for a terminal command: `--help` prints `usage` and exits 0; an
- * unknown or malformed flag prints one line and the usage, and exits 2. No
- * stack traces for mistakes people make at a prompt.
+ * Flags for a terminal command: `--help` (or `-h`) prints the usage and exits
+ * 0 before the command does anything; an unknown or malformed flag prints one
+ * line (naming the nearest flag) and the usage line, and exits 2. No stack
+ * traces for mistakes people make at a prompt.
  */
-export function commandArgs<O extends Options>(usage: string, options: O) {
-  if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
-    console.log(usage);
-    Deno.exit(0);
-  }
+export function commandArgs<F extends Record<string, Flag>>(
+  command: Command<F>,
+  args: readonly string[] = Deno.args,
+) {
+  exitOnHelp(command, args);
   try {
-    return parseArgs({ args: Deno.args, allowPositionals: true, options });
+    return parseFlags(command, args);
   } catch (error) {
-    console.error(`${(error as Error).message.split("\n")[0]}\n\n${usage}`);
-    Deno.exit(2);
+    if (!(error instanceof UsageError)) throw error;
+    usageMistake(command, error.message);
   }
+}
+
+/** `--help` or `-h` among `args`: the usage on stdout, exit 0. */
+export function exitOnHelp(command: Command, args: readonly string[] = Deno.args): void {
+  if (!wantsHelp(args)) return;
+  console.log(usageText(command));
+  Deno.exit(0);
+}
+
+/** A mistake at the prompt: one line, the usage line, exit code 2. */
+export function usageMistake(command: Command, message: string): never {
+  console.error(`error: ${message}\nusage: ${command.usage} (--help for every option)`);
+  Deno.exit(2);
 }
 
 /**

@@ -16,7 +16,7 @@
 import { ResilientCache } from "../shared/cache/resilient.ts";
 import { readConfig } from "../shared/config.ts";
 import { indexLogIn } from "../shared/deno/data-dir.ts";
-import { namespaceFor, parseCliArgs, USAGE } from "./eval/cli-args.ts";
+import { EVAL_COMMAND, namespaceFor, parseCliArgs, USAGE } from "./eval/cli-args.ts";
 import { parseQuestionsJsonl } from "../functions/evaluate/dataset.ts";
 import { fileCheckpointStore } from "./eval/file-checkpoints.ts";
 import { fileHistory } from "./eval/file-history.ts";
@@ -38,7 +38,7 @@ const encoder = new TextEncoder();
 const stderr = (text: string) => Deno.stderr.writeSync(encoder.encode(text));
 
 function fail(message: string, code = 2): never {
-  console.error(`${message}\n\n${USAGE}`);
+  console.error(`error: ${message}\nusage: ${EVAL_COMMAND.usage} (--help for every option)`);
   Deno.exit(code);
 }
 

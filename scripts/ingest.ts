@@ -3,25 +3,30 @@
  *
  *   deno task ingest <file|folder>... [--namespace ns]
  */
-import { CliError, commandArgs, runCommand } from "./cli.ts";
+import { CliError, type Command, commandArgs, runCommand, usageMistake } from "./cli.ts";
+import { progressReporter } from "./progress.ts";
 import { connect, type SiftFetch } from "./client.ts";
 import { batchDocuments, filesUnder, readDocuments } from "./documents.ts";
 
-const USAGE = `usage: deno task ingest <file|folder>... [--namespace NS]
+const COMMAND = {
+  usage: "deno task ingest <file|folder>... [options]",
+  about:
+    `Loads documents into sift: into a server running at SIFT_URL (default http://127.0.0.1:$PORT,
+PORT 8787), or, when none answers and SIFT_URL is unset, into the local index in SIFT_DATA_DIR
+(default .data). PDF, Word (.docx), HTML, Markdown and text files are sent as they are and read by
+sift (their type told by their bytes); a file sift cannot read (an image, a scan, an encrypted
+PDF) is skipped with the reason. .jsonl lines are {id?, title?, text, url?, published?, authors?,
+metadata?}. A folder is every file under it. On a terminal one line shows the count, files per
+second and time left, and skipped files are listed with why; piped, each file is a line
+([n/total] path: ingested, N chunks | skipped (why)). The exit code is 1 when any was skipped.`,
+  flags: {
+    namespace: { type: "string", value: "NS", help: "the index namespace", default: "default" },
+  },
+  more: "env: SIFT_URL, PORT, SIFT_DATA_DIR, SIFT_API_KEY (sent as a bearer token)",
+} satisfies Command;
 
-Loads documents into sift: into a server running at SIFT_URL (default http://127.0.0.1:$PORT,
-PORT 8787), or, when none answers and SIFT_URL is unset, into the local index in SIFT_DATA_DIR.
-PDF, Word (.docx), HTML, Markdown and text files are sent as they are and read by sift (their
-type told by their bytes); a file sift cannot read (an image, a scan, an encrypted PDF) is
-skipped with the reason. .jsonl lines are {id?, title?, text, url?, published?, authors?,
-metadata?}. A folder is every file under it. Each file is reported: ingested (chunks) or
-skipped (why); the exit code is 1 when any was skipped.`;
-
-const { values, positionals } = commandArgs(USAGE, { namespace: { type: "string" } });
-if (positionals.length === 0) {
-  console.error(USAGE);
-  Deno.exit(2);
-}
+const { values, positionals } = commandArgs(COMMAND);
+if (positionals.length === 0) usageMistake(COMMAND, "no file or folder to ingest");
 
 const LARGEST_FILE_BYTES = 100 * 1024 * 1024;
 
@@ -85,6 +90,13 @@ await runCommand(async () => {
   let ingested = 0;
   let chunks = 0;
   const skipped: string[] = [];
+  const started = performance.now();
+  const encoder = new TextEncoder();
+  const progress = progressReporter({
+    total: files.length,
+    tty: Deno.stdout.isTerminal(),
+    write: (text) => Deno.stdout.writeSync(encoder.encode(text)),
+  });
   for (const path of files) {
     const name = path.split("/").pop() ?? path;
     let outcome: Outcome;
@@ -95,19 +107,27 @@ await runCommand(async () => {
     } catch (error) {
       if (error instanceof SyntaxError || (error as Error).message?.includes("not a JSON object")) {
         outcome = { skipped: (error as Error).message.replace(`${path}:`, "line") };
-      } else throw error;
+      } else {
+        progress.end();
+        throw error;
+      }
     }
     if ("chunks" in outcome) {
       ingested++;
       chunks += outcome.chunks;
-      console.log(`  ${path}: ingested, ${outcome.chunks} chunks`);
+      progress.file(`${path}: ingested, ${outcome.chunks} chunks`, "ok");
     } else {
       skipped.push(path);
-      console.log(`  ${path}: skipped (${outcome.skipped})`);
+      progress.file(`${path}: skipped (${outcome.skipped})`, "skipped");
     }
   }
+  progress.end();
+  const seconds = (performance.now() - started) / 1000;
   console.log(
-    `ingested ${ingested} file(s) as ${chunks} chunks into ${values.namespace ?? "default"}` +
+    `ingested ${ingested} file(s) as ${chunks} chunks into ${values.namespace ?? "default"} ` +
+      `in ${seconds.toFixed(1)} s (${
+        (files.length / Math.max(seconds, 0.001)).toFixed(1)
+      } files/s)` +
       (skipped.length ? `; skipped ${skipped.length}: ${skipped.join(", ")}` : ""),
   );
   if (skipped.length) {

@@ -9,6 +9,21 @@
  */
 import { parseFaults, parseLatency } from "../providers/offline/knobs.ts";
 import { createOfflineModel, type OfflineModelOptions } from "../providers/offline/model.ts";
+import { type Command, commandArgs, usageMistake } from "./cli.ts";
+
+const COMMAND = {
+  usage: "deno task offline-model",
+  about: `Runs the offline model (deterministic heuristics, not an LLM) as an OpenAI-compatible HTTP
+server: /v1/chat/completions and /v1/embeddings for models sift-offline, sift-offline-judge and
+sift-hashed-lexical. Point a client at it with LLM_BASE_URL=http://127.0.0.1:8788/v1 (any key).`,
+  flags: {},
+  more: `environment (docs/offline-model.md):
+  OFFLINE_MODEL_PORT     port (default: 8788; 0 picks a free one)
+  OFFLINE_MODEL_HOST     address to listen on (default: 127.0.0.1)
+  OFFLINE_MODEL_LATENCY  pace like a real model, e.g. ttft=300ms,tps=80 (default: none)
+  OFFLINE_MODEL_FAULTS   failures per call, e.g. http429=0.2,timeout=0.05 (default: none)
+  OFFLINE_MODEL_SEED     the seed of the fault draws (default: 1)`,
+} satisfies Command;
 
 /** A running offline model server; `await using` closes it. */
 export type OfflineModelServer = AsyncDisposable & {
@@ -89,6 +104,8 @@ function integer(min: number, max: number) {
 }
 
 if (import.meta.main) {
+  const { positionals } = commandArgs(COMMAND);
+  if (positionals.length) usageMistake(COMMAND, `unexpected argument ${positionals[0]}`);
   const latency = Deno.env.get("OFFLINE_MODEL_LATENCY")?.trim() || undefined;
   const faults = Deno.env.get("OFFLINE_MODEL_FAULTS")?.trim() || undefined;
   // Validate the knobs up front, so a typo stops the server with the variable's name.

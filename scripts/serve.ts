@@ -31,6 +31,7 @@ import { type Config, readConfig } from "../shared/config.ts";
 import { ConfigError } from "../shared/errors.ts";
 import { postgresPool } from "../shared/vector/postgres/from-env.ts";
 import { Runtime } from "../shared/runtime.ts";
+import { serveArgs } from "./serve-usage.ts";
 
 /** Ingest and search in one process: the embedded index's owner in the split shape. */
 function createIndexServer(runtime: Runtime) {
@@ -54,11 +55,7 @@ const FUNCTIONS = {
   orchestrator: createOrchestratorServer,
 };
 
-const name = Deno.args[0];
-if (!name || !(name in FUNCTIONS) || Deno.args.includes("--help")) {
-  console.error(`usage: deno task serve <${Object.keys(FUNCTIONS).join("|")}>`);
-  Deno.exit(name && !Deno.args.includes("--help") ? 2 : 0);
-}
+const name = serveArgs(Object.keys(FUNCTIONS));
 
 let config: Config;
 try {

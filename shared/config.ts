@@ -197,6 +197,9 @@ const envSchema = z.object({
   }
 });
 
+/** Every variable `readConfig` reads, for the commands' `--help` (`deno task serve --help`). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export type Config = {
   port: number;
   llm: {

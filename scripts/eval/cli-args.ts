@@ -1,35 +1,110 @@
-import { parseArgs } from "node:util";
+import { type Command, parseFlags, usageText, wantsHelp } from "../cli-flags.ts";
 
-export const USAGE = `Usage: deno task eval --dataset <dir|questions.jsonl> [options]
+/** `deno task eval`'s flags; `--help` prints them with their defaults. */
+export const EVAL_COMMAND = {
+  usage: "deno task eval --dataset <dir|questions.jsonl> [options]",
+  about:
+    `Batch evaluation of pipeline variants, in-process: writes report.json and report.html into --out,
+keeps checkpoints in --out/checkpoints.jsonl (Ctrl-C, then the same command, resumes) and appends
+the run to the history beside --out. A BEIR folder (corpus.jsonl, queries.jsonl,
+qrels/<split>.tsv) runs the ranking grid instead: the options marked (BEIR) apply to it, with
+--limit, --out and --namespace; the table also goes to <out>/beir-report.json.`,
+  flags: {
+    dataset: {
+      type: "string",
+      value: "PATH",
+      help: "a folder with questions.jsonl (and corpus.jsonl, ingested first), or a questions " +
+        ".jsonl evaluated against what --namespace holds (required)",
+    },
+    variants: {
+      type: "string",
+      value: "LIST",
+      help:
+        "comma-separated: none, one-turn, two-turn, relevance, two-turn-relevance, item, tot, " +
+        "each optionally +fusion",
+      default: "none,one-turn",
+    },
+    limit: { type: "string", value: "N", help: "only the first N questions", default: "all" },
+    out: {
+      type: "string",
+      value: "DIR",
+      help: "where report.json and report.html go",
+      default: "eval-report",
+    },
+    namespace: {
+      type: "string",
+      value: "NS",
+      help: "index namespace",
+      default: "eval-<dataset name>",
+    },
+    "run-id": {
+      type: "string",
+      value: "ID",
+      help: "names the run's checkpoints; the same id resumes",
+      default: "resume the unfinished run in --out, else a new id",
+    },
+    "games-per-query": {
+      type: "string",
+      value: "N",
+      help: "pairs of variants judged per question",
+      default: "every pair",
+    },
+    concurrency: { type: "string", value: "N", help: "questions in flight", default: "2" },
+    repeat: {
+      type: "string",
+      value: "N",
+      help: "runs per question (REBEL ran 10): each run after the first asks the model again, " +
+        "and the intervals cover all runs",
+      default: "1",
+    },
+    history: {
+      type: "string",
+      value: "FILE",
+      help: "run history",
+      default: "<parent of --out>/eval-history.json",
+    },
+    strategies: {
+      type: "string",
+      value: "LIST",
+      help: "(BEIR) none, relevance, one-turn, two-turn, two-turn-relevance, " +
+        "item[:A_s|AR_s|A_r][:explicit|implicit][:listwise|pointwise][:top5], " +
+        "tot[:passage|sentence][:cut<n>]",
+      default: "none, relevance, one-turn, two-turn, item:AR_s, item:A_s, item:A_r, tot",
+    },
+    modes: {
+      type: "string",
+      value: "LIST",
+      help: "(BEIR) sparse, dense, hybrid, each optionally +fusion",
+      default: "all six",
+    },
+    split: {
+      type: "string",
+      value: "NAME",
+      help: "(BEIR) which qrels/<name>.tsv judges",
+      default: "test",
+    },
+    "top-k": {
+      type: "string",
+      value: "N",
+      help: "(BEIR) passages retrieved and reranked per query",
+      default: "10",
+    },
+    keep: {
+      type: "string",
+      value: "N",
+      help: "(BEIR) passages the answer is given (3 is REBEL's setup)",
+      default: "--top-k: the whole reranked list",
+    },
+    "max-documents": {
+      type: "string",
+      value: "N",
+      help: "(BEIR) refuse a corpus larger than this",
+      default: "100000",
+    },
+  },
+} satisfies Command;
 
-  --dataset <path>          a folder with questions.jsonl (and corpus.jsonl, ingested first),
-                            or a questions .jsonl evaluated against what --namespace holds
-  --variants <list>         comma-separated: none, one-turn, two-turn, relevance,
-                            two-turn-relevance, item, tot, each optionally +fusion
-                            (default none,one-turn)
-  --limit <n>               only the first n questions
-  --out <dir>               where report.json and report.html go (default eval-report)
-  --namespace <ns>          index namespace (default eval-<dataset name>)
-  --run-id <id>             names the run's checkpoints; the same id resumes (default: resume
-                            the unfinished run in --out, else a new id)
-  --games-per-query <n>     pairs of variants judged per question (default every pair)
-  --concurrency <n>         questions in flight (default 2)
-  --repeat <n>              runs per question (default 1; REBEL ran 10): each run after the
-                            first asks the model again, and the intervals cover all runs
-  --history <file>          run history (default <parent of --out>/eval-history.json)
-
-A BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv) runs the ranking grid instead:
-  --strategies <list>       none, relevance, one-turn, two-turn, two-turn-relevance,
-                            item[:A_s|AR_s|A_r][:explicit|implicit][:listwise|pointwise][:top5],
-                            tot[:passage|sentence][:cut<n>] (default: none, relevance, one-turn,
-                            two-turn, item:AR_s, item:A_s, item:A_r, tot)
-  --modes <list>            sparse, dense, hybrid, each optionally +fusion (default all six)
-  --split <name>            which qrels/<name>.tsv judges (default test)
-  --top-k <n>               passages retrieved and reranked per query (default 10)
-  --keep <n>                passages the answer is given (default --top-k: the whole reranked
-                            list; 3 is REBEL's setup)
-  --max-documents <n>       refuse a corpus larger than this (default 100000)
-  --limit, --out and --namespace as above; the table also goes to <out>/beir-report.json`;
+export const USAGE = usageText(EVAL_COMMAND);
 
 export type CliOptions = {
   dataset: string;
@@ -65,30 +140,12 @@ export function resolvePath(path: string, base: string): string {
 
 /** The command line as options; throws with a readable message (the caller prints `USAGE`). */
 export function parseCliArgs(args: string[], base: string): CliOptions | "help" {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      dataset: { type: "string" },
-      variants: { type: "string", default: "none,one-turn" },
-      limit: { type: "string" },
-      out: { type: "string", default: "eval-report" },
-      namespace: { type: "string" },
-      "run-id": { type: "string" },
-      "games-per-query": { type: "string" },
-      concurrency: { type: "string" },
-      repeat: { type: "string" },
-      history: { type: "string" },
-      strategies: { type: "string" },
-      modes: { type: "string" },
-      split: { type: "string" },
-      "top-k": { type: "string" },
-      keep: { type: "string" },
-      "max-documents": { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help) return "help";
+  if (wantsHelp(args)) return "help";
+  const { values: given, positionals } = parseFlags(EVAL_COMMAND, args);
+  if (positionals.length) {
+    throw new Error(`unexpected argument ${positionals[0]} (the dataset goes after --dataset)`);
+  }
+  const values = { variants: "none,one-turn", out: "eval-report", ...given };
   if (!values.dataset) throw new Error("--dataset is required");
   const limit = positive("limit", values.limit);
   const games = positive("games-per-query", values["games-per-query"]);

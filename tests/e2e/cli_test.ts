@@ -34,7 +34,7 @@ Deno.test("known failures are one line and a non-zero exit, with no stack trace"
 
   const badFlag = await run(["scripts/ask.ts", "--bogus", "x"]);
   assert.equal(badFlag.code, 2);
-  assert.match(badFlag.stderr, /Unknown option '--bogus'/);
+  assert.match(badFlag.stderr, /^error: unknown option --bogus\n/);
   noStackTrace(badFlag.stderr);
 
   const unreachable = await run(["scripts/ask.ts", "What is sift?"], {
@@ -60,4 +60,73 @@ Deno.test("starting on a busy port is one line naming the fix", async () => {
   } finally {
     listener.close();
   }
+});
+
+Deno.test("folder ingest, piped, is a numbered plain line per file and a summary with files/s", async () => {
+  const folder = await Deno.makeTempDir({ prefix: "sift-ingest-folder-" });
+  try {
+    for (const [name, text] of [["a.md", "# Alpha\n\nAardvarks."], ["b.md", "# Beta\n\nBees."]]) {
+      await Deno.writeTextFile(`${folder}/${name}`, text!);
+    }
+    await Deno.writeFile(
+      `${folder}/c.png`,
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10]),
+    );
+    // PORT where nothing listens: ingest runs in-process over a fresh SIFT_DATA_DIR.
+    const ingest = await run(["scripts/ingest.ts", folder], {
+      PORT: String(freePort()),
+      DEMO_CORPUS: "false",
+    });
+    assert.equal(ingest.code, 1, ingest.stderr); // the image is skipped
+    for (const control of ["\r", "\x1b"]) {
+      assert.ok(!ingest.stdout.includes(control), `${JSON.stringify(control)} in a pipe`);
+    }
+    const lines = ingest.stdout.split("\n").filter((line) => line.startsWith("  ["));
+    assert.equal(lines.length, 3, ingest.stdout);
+    assert.match(ingest.stdout, /\[\d\/3\] .*a\.md: ingested, \d+ chunks/);
+    assert.match(ingest.stdout, /\[\d\/3\] .*c\.png: skipped \(/);
+    assert.match(
+      ingest.stdout,
+      /ingested 2 file\(s\) as \d+ chunks into default in [\d.]+ s \([\d.]+ files\/s\)/,
+    );
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+const hasScript = await new Deno.Command("sh", { args: ["-c", "command -v script"] }).output()
+  .then((result) => result.success, () => false);
+
+Deno.test({
+  name: "folder ingest on a terminal redraws one status line with the count and files/s",
+  ignore: !hasScript,
+  async fn() {
+    const folder = await Deno.makeTempDir({ prefix: "sift-ingest-tty-" });
+    try {
+      for (const name of ["a", "b", "c"]) {
+        await Deno.writeTextFile(`${folder}/${name}.md`, `# ${name}\n\nText about ${name}.`);
+      }
+      const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+      const ingest = [Deno.execPath(), "run", "-A", "scripts/ingest.ts", folder].map(quote);
+      // util-linux's `script` gives the command a pseudo-terminal, as a person's shell does.
+      const output = await new Deno.Command("script", {
+        args: ["-qec", ingest.join(" "), "/dev/null"],
+        cwd: ROOT,
+        env: {
+          SIFT_DATA_DIR: await Deno.makeTempDir(),
+          PORT: String(freePort()),
+          DEMO_CORPUS: "false",
+        },
+        stdout: "piped",
+        stderr: "piped",
+        signal: AbortSignal.timeout(120_000),
+      }).output();
+      const text = new TextDecoder().decode(output.stdout);
+      assert.equal(output.code, 0, text);
+      assert.match(text, /\r3\/3 files \(100%\) · [\d.]+ files\/s · done/);
+      assert.doesNotMatch(text, /\[1\/3\]/, "no line per file on a terminal");
+    } finally {
+      await Deno.remove(folder, { recursive: true });
+    }
+  },
 });

@@ -80,11 +80,15 @@ Deno.test({
       await page.waitForNetworkIdle();
       assert.equal(await page.$eval("#key-form", (form) => form.hidden), true, "no key needed");
 
-      // Ask: the demo question, two-turn reranking.
-      await page.select("#ask-form [name=strategy]", "two-turn");
-      await page.$eval("#ask-form [name=query]", (box) => {
-        (box as unknown as { value: string }).value = "What is reciprocal rank fusion?";
+      // The question box suggests a question and holds none: typing starts from empty.
+      const box = await page.$eval("#ask-form [name=query]", (node) => {
+        const area = node as unknown as { value: string; placeholder: string };
+        return { value: area.value, placeholder: area.placeholder };
       });
+      assert.deepEqual(box, { value: "", placeholder: "What is reciprocal rank fusion?" });
+      // Ask: the demo question, typed as a person would, two-turn reranking.
+      await page.select("#ask-form [name=strategy]", "two-turn");
+      await page.type("#ask-form [name=query]", "What is reciprocal rank fusion?", { delay: 0 });
       await page.click("#ask-form button.primary");
       await page.waitForSelector("#ask-run .timeline-part", { timeout: 60_000 });
       assert.ok((await page.$$("#ask-run .rubric tr.criterion")).length > 0, "rubric criteria");
@@ -126,6 +130,9 @@ Deno.test({
 
       // Compare: no rerank against two-turn, with a line per passage.
       await page.click("#tab-compare");
+      await page.type("#compare-form [name=query]", "What is reciprocal rank fusion?", {
+        delay: 0,
+      });
       await page.click("#compare-form button.primary");
       await page.waitForSelector("#compare-moves svg line", { timeout: 60_000 });
       // A (no rerank) keeps its first three; each gets a line, to B's place or to "dropped".
@@ -218,6 +225,7 @@ Deno.test({
         await page.keyboard.press("Enter");
         await page.waitForSelector("#key-form", { hidden: true });
         await page.select("#ask-form [name=strategy]", "");
+        await page.type("#ask-form [name=query]", "What is sift?", { delay: 0 });
         await page.click("#ask-form button.primary");
         await page.waitForSelector("#ask-run .timeline-part", { timeout: 60_000 });
         assert.equal(await page.$("#ask-run .error"), null);

@@ -60,7 +60,7 @@ const BODY = `
   </form>
   <section id="ask" role="tabpanel" aria-labelledby="tab-ask">
     <form id="ask-form">
-      <label>Question <textarea name="query" required>What is reciprocal rank fusion?</textarea></label>
+      <label>Question <textarea name="query" required placeholder="What is reciprocal rank fusion?"></textarea></label>
       ${pipelineFields("", "two-turn")}
       <fieldset><legend>Scope</legend>${NAMESPACE}</fieldset>
       <button class="primary">Ask</button>
@@ -69,7 +69,7 @@ const BODY = `
   </section>
   <section id="compare" role="tabpanel" aria-labelledby="tab-compare" hidden>
     <form id="compare-form">
-      <label>Question <textarea name="query" required>What is reciprocal rank fusion?</textarea></label>
+      <label>Question <textarea name="query" required placeholder="What is reciprocal rank fusion?"></textarea></label>
       <fieldset><legend>Scope</legend>${NAMESPACE}</fieldset>
       <div class="columns">
         <div><h2>Pipeline A</h2>${pipelineFields("a_", "none")}</div>
