@@ -132,10 +132,7 @@ export class Runtime {
     });
     const state = config.vector && config.redis ? undefined : this.#state?.(env);
     const index = config.vector ? new UpstashVectorIndex(config.vector) : state?.index ??
-      (this.#localIndex ??= new LocalIndex({
-        ...(this.#log ? { log: this.#log } : {}),
-        checkpointMinBytes: config.indexCheckpointBytes,
-      }));
+      this.#openLocalIndex(config);
     const store = config.redis
       ? new UpstashRedisCache(config.redis)
       : state?.cache ?? (this.#memoryCache ??= new MemoryCache());
@@ -159,6 +156,21 @@ export class Runtime {
         cache: store.name === "memory" ? "offline" : store.name,
       },
     };
+  }
+
+  /**
+   * The embedded index, its load started when first asked for (at start-up:
+   * `/healthz` says `loading` until it is done; a failed load is every call's error).
+   */
+  #openLocalIndex(config: Config): LocalIndex {
+    if (!this.#localIndex) {
+      this.#localIndex = new LocalIndex({
+        ...(this.#log ? { log: this.#log } : {}),
+        checkpointMinBytes: config.indexCheckpointBytes,
+      });
+      if (this.#log) this.#localIndex.open().catch(() => {});
+    }
+    return this.#localIndex;
   }
 
   /** Makes the embedded index's state one checkpoint (graceful shutdown); a no-op elsewhere. */

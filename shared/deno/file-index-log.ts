@@ -1,6 +1,6 @@
 import { IndexDamagedError } from "../errors.ts";
 import { checkpointFrames, CheckpointReader } from "../vector/local/checkpoint.ts";
-import type { IndexLog } from "../vector/local/log.ts";
+import type { IndexLog, RecoveredTail } from "../vector/local/log.ts";
 import { decodeRecords, encodeRecord, type IndexRecord } from "../vector/local/record.ts";
 import type { NamespaceSnapshot, NamespaceView } from "../vector/local/snapshot.ts";
 import { legacySnapshotRecords } from "./legacy-snapshot.ts";
@@ -28,6 +28,7 @@ export class FileIndexLog implements IndexLog {
   /** Bytes of records since the last checkpoint (in every log after it). */
   #tail = 0;
   #checkpointBytes = 0;
+  #recovered: RecoveredTail | undefined;
 
   /** `path`: `…/index.log`. `legacySnapshot`: an older sift's `index.json`, taken over on first load. */
   constructor(path: string, options: { legacySnapshot?: string } = {}) {
@@ -44,6 +45,10 @@ export class FileIndexLog implements IndexLog {
     return this.#checkpointBytes;
   }
 
+  get recovered(): RecoveredTail | undefined {
+    return this.#recovered;
+  }
+
   get #directory(): string {
     return this.#base.replace(/\/[^/]*$/, "") || ".";
   }
@@ -58,6 +63,7 @@ export class FileIndexLog implements IndexLog {
 
   async load(): Promise<{ checkpoint?: Map<string, NamespaceSnapshot>; records: IndexRecord[] }> {
     await Deno.mkdir(this.#directory, { recursive: true });
+    this.#recovered = undefined;
     const checkpoint = await this.#readCheckpoint();
     const logs = await this.#logGenerations();
     const from = checkpoint?.generation ?? 0;
@@ -149,6 +155,17 @@ export class FileIndexLog implements IndexLog {
     }
     if (validBytes < bytes.length) {
       // A record torn by a crash was never acknowledged: cut it, so appends follow good data.
+      // Said aloud, since it could also be a byte flipped in the last acknowledged record: the
+      // operator learns which file, where, and how much, here and on /healthz until the next
+      // checkpoint (Postgres and SQLite say so too when they end replay at a bad tail record).
+      const recovered = { file: path, offset: validBytes, dropped_records: 1 };
+      console.error(
+        `index log ${path}: the last record (byte ${validBytes} on, ` +
+          `${bytes.length - validBytes} bytes) is torn or fails its checksum; cut it ` +
+          `(${recovered.dropped_records} record dropped). A crash mid-append tears only a ` +
+          "record that was never acknowledged.",
+      );
+      this.#recovered = recovered;
       await Deno.truncate(path, validBytes);
     }
     this.#size = validBytes; // the newest log is read last: appends continue it
@@ -217,6 +234,7 @@ export class FileIndexLog implements IndexLog {
     // From here the checkpoint holds everything the older logs did: they are only garbage. More
     // than one is left when a crash cut off the checkpoint that should have removed the others.
     this.#checkpointBytes = size;
+    this.#recovered = undefined; // the cut log is gone: nothing left to say about it
     await Deno.remove(previous).catch(() => {});
     for (const older of await this.#logGenerations()) {
       if (older < generation) await Deno.remove(this.#logPath(older)).catch(() => {});

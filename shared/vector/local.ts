@@ -1,6 +1,6 @@
 import { InvalidRequestError, SiftError } from "../errors.ts";
 import { reciprocalRankFusion } from "../search/rrf.ts";
-import type { IndexLog } from "./local/log.ts";
+import type { IndexLog, RecoveredTail } from "./local/log.ts";
 import { NamespaceIndex } from "./local/namespace.ts";
 import { normalized, prepareChunk, type PreparedChunk } from "./local/prepared.ts";
 import type { IndexRecord } from "./local/record.ts";
@@ -14,6 +14,11 @@ import {
   type VectorIndex,
   type VectorQuery,
 } from "./port.ts";
+
+/** Whether the embedded index serves yet, and what its load cut from a log's end. */
+export type IndexStatus =
+  | { status: "loading" | "failed" }
+  | { status: "ok"; recovered?: RecoveredTail };
 
 /** By default no checkpoint before the log since the last one reaches this. */
 const CHECKPOINT_MIN_BYTES = 32 * 1024 * 1024;
@@ -39,6 +44,8 @@ export class LocalIndex implements VectorIndex {
   readonly #namespaces = new Map<string, NamespaceIndex>();
   readonly #log: IndexLog | undefined;
   #loaded: Promise<void> | undefined;
+  /** Set once the load settles: until then the index does not serve. */
+  #loadSettled: "ok" | "failed" | undefined;
   #writing: Promise<void> = Promise.resolve();
   readonly #checkpointMinBytes: number;
   #checkpointing: Promise<void> | undefined;
@@ -46,6 +53,30 @@ export class LocalIndex implements VectorIndex {
   constructor(options: { log?: IndexLog; checkpointMinBytes?: number } = {}) {
     this.#log = options.log;
     this.#checkpointMinBytes = options.checkpointMinBytes ?? CHECKPOINT_MIN_BYTES;
+  }
+
+  /**
+   * Starts loading the log now (a server calls this at start, so the load
+   * overlaps the rest of its start-up); calls made meanwhile wait for it.
+   */
+  open(): Promise<void> {
+    return this.#load();
+  }
+
+  /**
+   * `loading` until the index serves; `failed` when its load failed (every
+   * call says why, as before); `recovered`: the record a load cut from the
+   * log's end, until the next checkpoint.
+   */
+  status(): IndexStatus {
+    if (!this.#log) return { status: "ok" }; // nothing to load
+    if (!this.#loadSettled) {
+      this.#load().catch(() => {}); // started if no call has yet; its failure is theirs to tell
+      return { status: "loading" };
+    }
+    if (this.#loadSettled === "failed") return { status: "failed" };
+    const recovered = this.#log?.recovered;
+    return { status: "ok", ...(recovered ? { recovered } : {}) };
   }
 
   async upsert(chunks: IndexedChunk[], options: { namespace: string }): Promise<void> {
@@ -231,6 +262,10 @@ export class LocalIndex implements VectorIndex {
         this.#replay(loaded.records);
       }
     })();
+    this.#loaded.then(
+      () => (this.#loadSettled = "ok"),
+      () => (this.#loadSettled = "failed"),
+    );
     return this.#loaded;
   }
 

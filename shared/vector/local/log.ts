@@ -1,6 +1,9 @@
 import type { IndexRecord } from "./record.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 
+/** A log's last record cut at load (torn by a crash, or failing its checksum): where, and how many. */
+export type RecoveredTail = { file: string; offset: number; dropped_records: number };
+
 /**
  * Where the embedded index keeps its changes: a checkpoint of the whole
  * index plus a log of the records appended since. Deno's entry gives files
@@ -24,4 +27,6 @@ export interface IndexLog {
    * and every record since.
    */
   checkpoint(namespaces: Map<string, NamespaceView>): Promise<void>;
+  /** The record the last load cut from the log's end, if any, until the next checkpoint. */
+  readonly recovered?: RecoveredTail | undefined;
 }
