@@ -35,7 +35,7 @@ export type RestartReport = {
 const ROOT = new URL("../", import.meta.url).pathname;
 
 /** Builds `size` chunks into `dataDir` and checkpoints them; returns the build's seconds. */
-async function build(dataDir: string, size: number, words: string[]): Promise<number> {
+export async function build(dataDir: string, size: number, words: string[]): Promise<number> {
   const embed = denseEmbedder();
   const nextDocuments = makeDocuments(words, 11);
   const { chunking } = readConfig({});
@@ -108,7 +108,13 @@ export async function benchRestart(sizes: number[], datasetDir: string): Promise
   return reports;
 }
 
-if (import.meta.main) {
+if (import.meta.main && Deno.args[0] === "build") {
+  // `build <size> <dir>`: only the data directory (to profile a start on it).
+  const { documents } = await readDataset(`${ROOT}../shared/datasets/aragog`);
+  const words = documents.map((document) => document.text).join(" ").split(/\s+/);
+  const seconds = await build(Deno.args[2]!, Number(Deno.args[1]), words);
+  console.log(`built ${Deno.args[1]} chunks in ${seconds.toFixed(1)} s`);
+} else if (import.meta.main) {
   const sizes = Deno.args.length ? Deno.args.map(Number) : [30_000, 100_000, 300_000];
   const reports = await benchRestart(sizes, `${ROOT}../shared/datasets/aragog`);
   console.log(JSON.stringify(reports, null, 2));
