@@ -1,14 +1,18 @@
 /**
- * Restart to first search of the embedded index, at several sizes in one run:
- * each size's data directory is built in this process (the chunker, the
- * dense embedder the dense bench serves, `LocalIndex` over a `FileIndexLog`,
- * then a checkpoint, as a clean shutdown leaves it), then `deno task start`
- * runs on it as its own process, and the time from spawning it to its first
- * answered hybrid search is taken, `RUNS` times (the median is reported).
- * Building in-process skips HTTP and the embedding server's JSON, so the
- * build rate here is the index's own (the server's ingest is `bench:index`).
+ * Restart to first search of the embedded index, at several sizes in one run.
+ * Each size's data directory is written in this process as a clean shutdown
+ * leaves it (one checkpoint, no log): 1,536-d vectors from the dense bench's
+ * embedder and texts cut from ARAGOG, analyzed once for a pool of 2,000
+ * chunks that the chunks then reuse under ids of their own (what a restart
+ * costs depends on the sizes of the arrays, not on which vectors they hold,
+ * and building 300k distinct chunks takes longer than this machine can
+ * spare). Then `deno task start` runs on it as its own process, and the time
+ * from spawning it to its first answered hybrid search is taken `RUNS` times
+ * (median), beside the same on an empty data directory (what starting the
+ * process costs, the index aside) and the load alone in this process.
  *
  *   deno run -A scripts/bench-restart.ts [sizes...]   (default 30000 100000 300000)
+ *   deno run -A scripts/bench-restart.ts build <chunks> <dir>   (a real ingest: see `build`)
  */
 import { denseEmbedder, serveDenseEmbeddings } from "./dense-embeddings.ts";
 import { makeDocuments, post, quantile, rssMb, startServer, timed } from "./bench-index.ts";
@@ -18,23 +22,68 @@ import { chunkDocuments } from "../shared/documents/ingest.ts";
 import { FileIndexLog } from "../shared/deno/file-index-log.ts";
 import { LocalIndex } from "../shared/vector/local.ts";
 import { type IndexedChunk, searchableText } from "../shared/vector/port.ts";
+import { NamespaceIndex } from "../shared/vector/local/namespace.ts";
+import { prepareChunk, type PreparedChunk } from "../shared/vector/local/prepared.ts";
 
 const RUNS = 3;
 const BATCH = 1000;
 
 export type RestartReport = {
   chunks: number;
-  /** Chunks per second into the index in this process (chunking, analysis, log, checkpoint). */
-  build_chunks_per_second: number;
   checkpoint_mb: number;
   /** Median over `RUNS` starts: spawning `deno task start` to the first hybrid search answered. */
   restart_first_search_ms: number;
+  /** The same on an empty data directory, measured just before: the process's own start. */
+  empty_start_first_search_ms: number;
+  /** `FileIndexLog.load` and `NamespaceIndex.restore` in this process (median of `RUNS`). */
+  load_ms: number;
   rss_after_first_search_mb: number;
 };
 
+const POOL = 2000;
+
+/** `size` chunks over a pool of prepared ones, then one checkpoint (as a clean stop leaves). */
+async function writeIndex(dataDir: string, size: number, pool: PreparedChunk[]): Promise<void> {
+  const chunks = Array.from({ length: size }, (_, i) => {
+    const chunk = pool[i % POOL]!;
+    const docId = `restart-${i}`;
+    return { ...chunk, id: `${docId}#0`, metadata: { ...chunk.metadata, doc_id: docId } };
+  });
+  const index = NamespaceIndex.build(chunks);
+  const log = new FileIndexLog(`${dataDir}/index.log`);
+  await log.load();
+  await log.checkpoint(new Map([["default", index.view()]]));
+  log.close();
+}
+
+async function poolOf(words: string[]): Promise<PreparedChunk[]> {
+  const embed = denseEmbedder();
+  const { chunking } = readConfig({});
+  const pool: PreparedChunk[] = [];
+  for (const document of await chunkDocuments(makeDocuments(words, 11)(POOL), chunking)) {
+    const chunk = document.chunks[0]!;
+    pool.push(prepareChunk({ ...chunk, vector: Array.from(embed(searchableText(chunk))) }));
+  }
+  return pool;
+}
+
+async function loadMs(dataDir: string): Promise<number> {
+  const started = performance.now();
+  const log = new FileIndexLog(`${dataDir}/index.log`);
+  const loaded = await log.load();
+  for (const snapshot of loaded.checkpoint?.values() ?? []) NamespaceIndex.restore(snapshot);
+  log.close();
+  return performance.now() - started;
+}
+
 const ROOT = new URL("../", import.meta.url).pathname;
 
-/** Builds `size` chunks into `dataDir` and checkpoints them; returns the build's seconds. */
+/**
+ * A real ingest of `size` chunks into `dataDir` in this process (chunker,
+ * embedder, analysis, fsynced log records of 1,000 chunks, checkpoints as
+ * they fall due, a last one at the end); returns its seconds. The bulk build
+ * without HTTP: `build 1000000 <dir>` is the million.
+ */
 export async function build(dataDir: string, size: number, words: string[]): Promise<number> {
   const embed = denseEmbedder();
   const nextDocuments = makeDocuments(words, 11);
@@ -63,43 +112,59 @@ export async function benchRestart(sizes: number[], datasetDir: string): Promise
   const { documents, questions } = await readDataset(datasetDir);
   const words = documents.map((document) => document.text).join(" ").split(/\s+/);
   const query = questions[0]!.question;
+  const pool = await poolOf(words);
   const embeddings = serveDenseEmbeddings();
   const env = {
     DEMO_CORPUS: "false",
     LLM_BASE_URL: `${embeddings.url}/v1`,
     LLM_API_KEY: "bench",
   };
+  /** Spawn to first hybrid search on `dataDir`, `RUNS` times: the median, and the last RSS. */
+  const starts = async (dataDir: string, heapMb?: number) => {
+    const times: number[] = [];
+    let rss = 0;
+    for (let run = 0; run < RUNS; run++) {
+      let server: Awaited<ReturnType<typeof startServer>> | undefined;
+      times.push(
+        await timed(async () => {
+          server = await startServer(dataDir, env, heapMb);
+          await post(server.url, "/v1/search", { query, mode: "hybrid", top_k: 10 });
+        }),
+      );
+      rss = rssMb(server!.pid);
+      await server!.stop();
+    }
+    return { ms: quantile(times, 0.5), rss, times };
+  };
   const reports: RestartReport[] = [];
   try {
     for (const size of sizes) {
       const dataDir = await Deno.makeTempDir({ prefix: "sift-bench-restart-" });
+      const emptyDir = await Deno.makeTempDir({ prefix: "sift-bench-restart-empty-" });
       try {
-        const seconds = await build(dataDir, size, words);
+        await writeIndex(dataDir, size, pool);
         const checkpoint = Deno.statSync(`${dataDir}/index.ckpt`).size / 1e6;
-        const times: number[] = [];
-        let rss = 0;
-        for (let run = 0; run < RUNS; run++) {
-          let server: Awaited<ReturnType<typeof startServer>> | undefined;
-          times.push(
-            await timed(async () => {
-              server = await startServer(dataDir, env, size > 250_000 ? 4096 : undefined);
-              await post(server.url, "/v1/search", { query, mode: "hybrid", top_k: 10 });
-            }),
-          );
-          rss = rssMb(server!.pid);
-          await server!.stop();
-        }
+        const heap = size > 250_000 ? 4096 : undefined;
+        const empty = await starts(emptyDir, heap);
+        const full = await starts(dataDir, heap);
+        const loads: number[] = [];
+        for (let run = 0; run < RUNS; run++) loads.push(await loadMs(dataDir));
         const report: RestartReport = {
           chunks: size,
-          build_chunks_per_second: size / seconds,
           checkpoint_mb: checkpoint,
-          restart_first_search_ms: quantile(times, 0.5),
-          rss_after_first_search_mb: rss,
+          restart_first_search_ms: full.ms,
+          empty_start_first_search_ms: empty.ms,
+          load_ms: quantile(loads, 0.5),
+          rss_after_first_search_mb: full.rss,
         };
-        console.error(`restart at ${size}: ${JSON.stringify(report)} (runs: ${times.join(", ")})`);
+        console.error(
+          `restart at ${size}: ${JSON.stringify(report)} (runs: ${full.times.join(", ")}; ` +
+            `empty: ${empty.times.join(", ")}; load: ${loads.join(", ")})`,
+        );
         reports.push(report);
       } finally {
         await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+        await Deno.remove(emptyDir, { recursive: true }).catch(() => {});
       }
     }
   } finally {
