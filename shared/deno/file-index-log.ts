@@ -2,7 +2,9 @@ import { IndexDamagedError } from "../errors.ts";
 import { CheckpointReader } from "../vector/local/checkpoint.ts";
 import {
   checkFill,
+  checkLater,
   checkpointSections,
+  type Fill,
   FOOTER_BYTES,
   isFormat2,
   parseDirectory,
@@ -46,6 +48,8 @@ export class FileIndexLog implements IndexLog {
    * is kept under another name (a hard link) until the next start.
    */
   #loaded: CheckpointFile | undefined;
+  /** The loaded checkpoint's checksums still being checked: no checkpoint is written before. */
+  #verified: Promise<void> | undefined;
 
   /** `path`: `…/index.log`. `legacySnapshot`: an older sift's `index.json`, taken over on first load. */
   constructor(path: string, options: { legacySnapshot?: string } = {}) {
@@ -78,7 +82,13 @@ export class FileIndexLog implements IndexLog {
     return generation === 0 ? this.location : `${this.#base}.${generation}.log`;
   }
 
-  async load(): Promise<{ checkpoint?: Map<string, NamespaceSnapshot>; records: IndexRecord[] }> {
+  async load(): Promise<
+    {
+      checkpoint?: Map<string, NamespaceSnapshot>;
+      records: IndexRecord[];
+      verified?: Promise<void>;
+    }
+  > {
     await Deno.mkdir(this.#directory, { recursive: true });
     this.#recovered = undefined;
     const checkpoint = await this.#readCheckpoint();
@@ -94,7 +104,25 @@ export class FileIndexLog implements IndexLog {
     this.#generation = later.at(-1) ?? from;
     if (!checkpoint && records.length === 0) return { records: await this.#migrate() };
     this.#file = undefined;
-    return { ...(checkpoint ? { checkpoint: checkpoint.namespaces } : {}), records };
+    const path = `${this.#base}.ckpt`;
+    const deferred: Fill[] = checkpoint && "later" in checkpoint ? checkpoint.later as Fill[] : [];
+    const verified = deferred.length === 0 ? undefined : checkLater(deferred).catch((error) => {
+      throw error instanceof SectionDamage
+        ? new IndexDamagedError({
+          file: path,
+          offset: error.offset,
+          why: error.message,
+          cause: error,
+        })
+        : error;
+    });
+    verified?.catch(() => {}); // the index hears of it through `verified`
+    this.#verified = verified;
+    return {
+      ...(checkpoint ? { checkpoint: checkpoint.namespaces } : {}),
+      records,
+      ...(verified ? { verified } : {}),
+    };
   }
 
   async #readCheckpoint() {
@@ -251,6 +279,8 @@ export class FileIndexLog implements IndexLog {
     generation: number,
     previous: string,
   ): Promise<void> {
+    // Unchecked bytes must not go into a checkpoint with new checksums: damage would be laundered.
+    await this.#verified;
     const temporary = `${this.#base}.ckpt.${crypto.randomUUID()}.tmp`;
     const file = await Deno.open(temporary, { create: true, write: true, truncate: true });
     let size = 0;
@@ -439,6 +469,7 @@ async function readSections(file: Deno.FsFile, size: number, access: RandomAcces
   await readAt(file, footer.at, directoryBytes);
   const directory = parseDirectory(directoryBytes, footer.crc, footer.at);
   const namespaces = new Map<string, NamespaceSnapshot>();
+  const later: Fill[] = [];
   for (const entry of directory.namespaces) {
     const plan = planNamespace(entry, access);
     let checking: Promise<void> = Promise.resolve();
@@ -450,13 +481,17 @@ async function readSections(file: Deno.FsFile, size: number, access: RandomAcces
       const read = readAt(file, at, fill.into);
       await checking; // the previous section's check ran while this one was read
       await read;
+      if (fill.later) {
+        later.push(fill);
+        continue;
+      }
       checking = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => checkFill(fill));
       checking.catch(() => {});
     }
     await checking;
     namespaces.set(entry.namespace, plan.finish());
   }
-  return { generation: directory.generation, namespaces };
+  return { generation: directory.generation, namespaces, later };
 }
 
 async function readAt(file: Deno.FsFile, at: number, into: Uint8Array): Promise<void> {

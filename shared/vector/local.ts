@@ -46,6 +46,8 @@ export class LocalIndex implements VectorIndex {
   #loaded: Promise<void> | undefined;
   /** Set once the load settles: until then the index does not serve. */
   #loadSettled: "ok" | "failed" | undefined;
+  /** Damage a checksum found after the load. */
+  #damage: unknown;
   #writing: Promise<void> = Promise.resolve();
   readonly #checkpointMinBytes: number;
   #checkpointing: Promise<void> | undefined;
@@ -74,7 +76,7 @@ export class LocalIndex implements VectorIndex {
       this.#load().catch(() => {}); // started if no call has yet; its failure is theirs to tell
       return { status: "loading" };
     }
-    if (this.#loadSettled === "failed") return { status: "failed" };
+    if (this.#loadSettled === "failed" || this.#damage) return { status: "failed" };
     const recovered = this.#log?.recovered;
     return { status: "ok", ...(recovered ? { recovered } : {}) };
   }
@@ -89,14 +91,14 @@ export class LocalIndex implements VectorIndex {
     chunks: IndexedChunk[],
     options: { namespace: string },
   ): Promise<void> {
-    await this.#load();
+    await this.#ready();
     const put = chunks.map(prepareChunk);
     this.#checkDimensions(options.namespace, put.map((chunk) => chunk.dimensions));
     await this.#commit({ namespace: options.namespace, remove: docIds, put });
   }
 
   async deleteDocument(docId: string, options: { namespace: string }): Promise<number> {
-    await this.#load();
+    await this.#ready();
     const namespace = this.#namespaces.get(options.namespace);
     const before = namespace?.size ?? 0;
     if (!namespace || !namespace.hasDocument(docId)) return 0;
@@ -110,7 +112,7 @@ export class LocalIndex implements VectorIndex {
    */
   async flush(): Promise<void> {
     if (!this.#loaded) return;
-    await this.#load();
+    await this.#ready();
     const work = this.#writing.catch(() => {}).then(async () => {
       await this.#checkpointing;
       this.#checkpoint(1);
@@ -121,7 +123,7 @@ export class LocalIndex implements VectorIndex {
   }
 
   async count(options: { namespace: string }): Promise<number> {
-    await this.#load();
+    await this.#ready();
     return this.#namespaces.get(options.namespace)?.size ?? 0;
   }
 
@@ -130,7 +132,7 @@ export class LocalIndex implements VectorIndex {
     options: { namespace: string; limit: number; cursor?: string | undefined },
   ): Promise<DocumentPage> {
     const after = options.cursor === undefined ? undefined : decodeDocumentCursor(options.cursor);
-    await this.#load();
+    await this.#ready();
     const namespace = this.#namespaces.get(options.namespace);
     if (!namespace) return { documents: [] };
     const ids = [...namespace.documentIds()]
@@ -146,12 +148,12 @@ export class LocalIndex implements VectorIndex {
   }
 
   async getDocument(docId: string, options: { namespace: string }): Promise<StoredChunk[]> {
-    await this.#load();
+    await this.#ready();
     return this.#namespaces.get(options.namespace)?.documentChunks(docId) ?? [];
   }
 
   async query(query: VectorQuery): Promise<SearchHit[]> {
-    await this.#load();
+    await this.#ready();
     const namespace = this.#namespaces.get(query.namespace);
     if (!namespace || query.topK <= 0) return [];
     // Fusion needs more than topK from each side: a chunk ranked 30th by both
@@ -238,6 +240,12 @@ export class LocalIndex implements VectorIndex {
       .finally(() => (this.#checkpointing = undefined));
   }
 
+  /** Loaded, and no damage found since (a background checksum's finding fails every call). */
+  async #ready(): Promise<void> {
+    await this.#load();
+    if (this.#damage) throw this.#damage;
+  }
+
   /** Replays the log once; a log that cannot be read fails every call, and is never overwritten. */
   #load(): Promise<void> {
     this.#loaded ??= (async () => {
@@ -253,6 +261,10 @@ export class LocalIndex implements VectorIndex {
           { cause: error },
         );
       }
+      loaded.verified?.catch((error) => {
+        console.error(error instanceof Error ? error.message : error);
+        this.#damage = error;
+      });
       if (loaded.checkpoint) {
         for (const [name, snapshot] of loaded.checkpoint) {
           this.#namespaces.set(name, NamespaceIndex.restore(snapshot));

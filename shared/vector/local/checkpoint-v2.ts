@@ -286,7 +286,17 @@ export function parseDirectory(bytes: Uint8Array, crc: number, at: number): Dire
 }
 
 /** A section to read into `into` (its final buffer, or a scratch one `finish` parses). */
-export type Fill = { name: string; section: Section; into: Uint8Array };
+export type Fill = {
+  name: string;
+  section: Section;
+  into: Uint8Array;
+  /**
+   * Set on the dense layout's int8 rows, scales and bit codes (the bulk of a
+   * load): their CRC may be checked after the load, in the background, over
+   * the bytes this returns then (a fresh view: the memory may have grown).
+   */
+  later?: () => Uint8Array;
+};
 
 /**
  * What loading one namespace takes: `fills`, each a section and the buffer
@@ -309,9 +319,19 @@ export function planNamespace(
     }
     return found;
   };
-  const fill = <A extends ArrayBufferView>(name: string, into: A, scratch = false): A => {
+  const fill = <A extends ArrayBufferView>(
+    name: string,
+    into: A,
+    scratch = false,
+    later?: () => Uint8Array,
+  ): A => {
     const bytes = bytesOf(into);
-    fills.push({ name, section: section(name, scratch ? undefined : bytes.length), into: bytes });
+    fills.push({
+      name,
+      section: section(name, scratch ? undefined : bytes.length),
+      into: bytes,
+      ...(later ? { later } : {}),
+    });
     return into;
   };
   const { count, dimensions, dense } = entry;
@@ -346,10 +366,12 @@ export function planNamespace(
     ) {
       throw new SectionDamage(`${entry.namespace}'s rows do not fit its layout`, residuals.at);
     }
-    const rows = vectors.rows.loadInto(count);
-    fill("rowCodes", rows.codes);
-    fill("rowScales", rows.scales);
-    if (vectors.bits) fill("bitCodes", vectors.bits.loadInto(count));
+    const { rows, bits } = vectors;
+    const loaded = rows.loadInto(count);
+    // Damage here only shifts scores (no id, text or slot number comes from these bytes).
+    fill("rowCodes", loaded.codes, false, () => bytesOf(rows.codes(0, count)));
+    fill("rowScales", loaded.scales, false, () => bytesOf(rows.loadInto(count).scales));
+    if (bits) fill("bitCodes", bits.loadInto(count), false, () => bits.codes(0, count));
   }
   const textOffsets = fill("textOffsets", new Float64Array(count + 1));
   const textCrcs = fill("textCrcs", new Uint32Array(count));
@@ -393,6 +415,28 @@ export function planNamespace(
 export function checkFill(fill: Fill): void {
   if (fastCrc32(fill.into) !== fill.section.crc) {
     throw new SectionDamage(`the section ${fill.name} fails its checksum`, fill.section.at);
+  }
+}
+
+/** How much a background check takes in one turn of the event loop. */
+const CHECK_SLICE = 4 << 20;
+
+/**
+ * Checks the CRCs of the `later` fills a slice at a time, yielding between
+ * slices, so a load's requests are served meanwhile. Rejects with the
+ * section's damage.
+ */
+export async function checkLater(fills: Fill[]): Promise<void> {
+  for (const fill of fills) {
+    let crc = 0;
+    const size = fill.section.bytes;
+    for (let at = 0; at < size; at += CHECK_SLICE) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      crc = fastCrc32(fill.later!().subarray(at, Math.min(size, at + CHECK_SLICE)), crc);
+    }
+    if (crc !== fill.section.crc) {
+      throw new SectionDamage(`the section ${fill.name} fails its checksum`, fill.section.at);
+    }
   }
 }
 

@@ -167,14 +167,37 @@ Deno.test("format 2: a flipped byte in a scanned section stops the load, naming 
   withDirectory(async (directory) => {
     await denseIndex(directory);
     const path = `${directory}/index.ckpt`;
+    const lengths = await sectionOf(path, "ns", "termSlots");
+    await flipByte(path, lengths.at + 10);
+    const index = new LocalIndex({ log: new FileIndexLog(`${directory}/index.log`) });
+    const error = await index.count({ namespace: "ns" }).then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof IndexDamagedError, String(error));
+    assert.equal(error.file, path);
+    assert.equal(error.offset, lengths.at);
+    assert.match(error.message, /termSlots fails its checksum/);
+  }));
+
+Deno.test("format 2: a flipped byte in the int8 rows, checked after the load, fails every call from then on and is never checkpointed", () =>
+  withDirectory(async (directory) => {
+    await denseIndex(directory);
+    const path = `${directory}/index.ckpt`;
     const rows = await sectionOf(path, "ns", "rowCodes");
     await flipByte(path, rows.at + 1000);
+    const before = await Deno.readFile(path);
     const index = new LocalIndex({ log: new FileIndexLog(`${directory}/index.log`) });
+    await index.count({ namespace: "ns" }).catch(() => {}); // served, or already found
+    const deadline = Date.now() + 60_000;
+    while (index.status().status !== "failed" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(index.status().status, "failed");
     const error = await index.count({ namespace: "ns" }).then(() => undefined, (e: unknown) => e);
     assert.ok(error instanceof IndexDamagedError, String(error));
     assert.equal(error.file, path);
     assert.equal(error.offset, rows.at);
     assert.match(error.message, /rowCodes fails its checksum/);
+    await index.flush().catch(() => {});
+    assert.deepEqual(await Deno.readFile(path), before, "nothing written over it");
   }));
 
 for (const [section, what] of [["residuals", "residual row"], ["texts", "text"]] as const) {

@@ -13,7 +13,18 @@ export type RecoveredTail = { file: string; offset: number; dropped_records: num
 export interface IndexLog {
   readonly location: string;
   /** The last checkpoint, if any, and every record after it, oldest first (a torn tail is cut). */
-  load(): Promise<{ checkpoint?: Map<string, NamespaceSnapshot>; records: IndexRecord[] }>;
+  load(): Promise<
+    {
+      checkpoint?: Map<string, NamespaceSnapshot>;
+      records: IndexRecord[];
+      /**
+       * Checksums left to check after the load (the dense rows' bulk, whose
+       * damage would only shift scores): rejects with the damage, and from
+       * then on the index fails every call with it.
+       */
+      verified?: Promise<void>;
+    }
+  >;
   /** Resolves once the record is durable: a crash after that cannot lose it. */
   append(record: IndexRecord): Promise<void>;
   /** Bytes appended since the last checkpoint, and the size of that checkpoint. */
