@@ -23,6 +23,7 @@ import { FileIndexLog } from "../shared/deno/file-index-log.ts";
 import { LocalIndex } from "../shared/vector/local.ts";
 import { type IndexedChunk, searchableText } from "../shared/vector/port.ts";
 import { NamespaceIndex } from "../shared/vector/local/namespace.ts";
+import { checkpointFrames } from "../shared/vector/local/checkpoint.ts";
 import { prepareChunk, type PreparedChunk } from "../shared/vector/local/prepared.ts";
 
 const RUNS = 3;
@@ -37,13 +38,20 @@ export type RestartReport = {
   empty_start_first_search_ms: number;
   /** `FileIndexLog.load` and `NamespaceIndex.restore` in this process (median of `RUNS`). */
   load_ms: number;
+  /** The same index written in checkpoint format 1 (before #30), loaded the same way. */
+  load_format1_ms: number;
   rss_after_first_search_mb: number;
 };
 
 const POOL = 2000;
 
 /** `size` chunks over a pool of prepared ones, then one checkpoint (as a clean stop leaves). */
-async function writeIndex(dataDir: string, size: number, pool: PreparedChunk[]): Promise<void> {
+async function writeIndex(
+  dataDir: string,
+  size: number,
+  pool: PreparedChunk[],
+  format1Dir: string,
+): Promise<void> {
   const chunks = Array.from({ length: size }, (_, i) => {
     const chunk = pool[i % POOL]!;
     const docId = `restart-${i}`;
@@ -54,6 +62,13 @@ async function writeIndex(dataDir: string, size: number, pool: PreparedChunk[]):
   await log.load();
   await log.checkpoint(new Map([["default", index.view()]]));
   log.close();
+  // The same index as the checkpoint format before (frames, read and checked whole), to compare.
+  const file = await Deno.open(`${format1Dir}/index.ckpt`, { create: true, write: true });
+  for (const frame of checkpointFrames(new Map([["default", index.view()]]), 1)) {
+    let written = 0;
+    while (written < frame.length) written += await file.write(frame.subarray(written));
+  }
+  file.close();
 }
 
 async function poolOf(words: string[]): Promise<PreparedChunk[]> {
@@ -141,36 +156,76 @@ export async function benchRestart(sizes: number[], datasetDir: string): Promise
     for (const size of sizes) {
       const dataDir = await Deno.makeTempDir({ prefix: "sift-bench-restart-" });
       const emptyDir = await Deno.makeTempDir({ prefix: "sift-bench-restart-empty-" });
+      const format1Dir = await Deno.makeTempDir({ prefix: "sift-bench-restart-format1-" });
       try {
-        await writeIndex(dataDir, size, pool);
+        await writeIndex(dataDir, size, pool, format1Dir);
         const checkpoint = Deno.statSync(`${dataDir}/index.ckpt`).size / 1e6;
         const heap = size > 250_000 ? 4096 : undefined;
         const empty = await starts(emptyDir, heap);
         const full = await starts(dataDir, heap);
         const loads: number[] = [];
-        for (let run = 0; run < RUNS; run++) loads.push(await loadMs(dataDir));
+        const format1Loads: number[] = [];
+        for (let run = 0; run < RUNS; run++) {
+          loads.push(await loadMs(dataDir));
+          format1Loads.push(await loadMs(format1Dir));
+        }
         const report: RestartReport = {
           chunks: size,
           checkpoint_mb: checkpoint,
           restart_first_search_ms: full.ms,
           empty_start_first_search_ms: empty.ms,
           load_ms: quantile(loads, 0.5),
+          load_format1_ms: quantile(format1Loads, 0.5),
           rss_after_first_search_mb: full.rss,
         };
         console.error(
           `restart at ${size}: ${JSON.stringify(report)} (runs: ${full.times.join(", ")}; ` +
-            `empty: ${empty.times.join(", ")}; load: ${loads.join(", ")})`,
+            `empty: ${empty.times.join(", ")}; load: ${loads.join(", ")}; ` +
+            `format 1: ${format1Loads.join(", ")})`,
         );
         reports.push(report);
       } finally {
         await Deno.remove(dataDir, { recursive: true }).catch(() => {});
         await Deno.remove(emptyDir, { recursive: true }).catch(() => {});
+        await Deno.remove(format1Dir, { recursive: true }).catch(() => {});
       }
     }
   } finally {
     await embeddings.stop();
   }
   return reports;
+}
+
+/** BENCHMARKS.md's section for `bench.json`'s `restart` (after the rest: its own lines). */
+export function renderRestart(rows: RestartReport[] | undefined): string {
+  if (!rows?.length) return "";
+  const ms = (value: number) => value.toFixed(0);
+  const first = rows[0]!;
+  const table = rows.map((row) =>
+    `| ${row.chunks.toLocaleString("en")} | ${(row.checkpoint_mb / 1000).toFixed(2)} GB | ${
+      ms(row.restart_first_search_ms)
+    } ms | ${ms(row.empty_start_first_search_ms)} ms | ${
+      ms(row.restart_first_search_ms - row.empty_start_first_search_ms)
+    } ms | ${ms(row.load_ms)} ms | ${ms(row.load_format1_ms)} ms | ×${
+      (row.restart_first_search_ms / first.restart_first_search_ms).toFixed(2)
+    } |`
+  );
+  return `
+## Restart to first search (checkpoint format 2)
+
+\`deno run -A scripts/bench-restart.ts 30000 100000 300000\` (#30): each size's data directory as a
+clean stop leaves it (one checkpoint, 1,536-d vectors), then \`deno task start\` spawned on it until
+its first hybrid search is answered (median of 3), beside the same on an empty data directory (the
+process's own start), and the load alone in-process (\`FileIndexLog.load\` and
+\`NamespaceIndex.restore\`), in format 2 and, for the same index, in format 1 (before #30). Over
+300k the server gets a 4 GiB heap. **× 30k**: restart over the smallest size's.
+
+| chunks | checkpoint | restart | empty start | difference | load | load, format 1 | × ${
+    first.chunks.toLocaleString("en")
+  } |
+|---|---|---|---|---|---|---|---|
+${table.join("\n")}
+`;
 }
 
 if (import.meta.main && Deno.args[0] === "build") {

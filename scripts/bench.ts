@@ -10,6 +10,7 @@
  *   deno task bench --out /tmp/bench        # somewhere else than the project root
  *   deno task bench --render                # BENCHMARKS.md again from bench.json
  *   deno task bench --only widths,state     # some sections again, into the bench.json there
+ *   deno task bench --only restart          # restart to first search at 30k, 100k, 300k (#30)
  */
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
@@ -21,6 +22,7 @@ import { benchKernel, type KernelRow } from "./bench-kernel.ts";
 import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
+import { benchRestart, renderRestart, type RestartReport } from "./bench-restart.ts";
 import { batchDocuments } from "./documents.ts";
 import {
   type ChunkerScore,
@@ -65,6 +67,8 @@ export type BenchReport = {
   pipeline: PipelineRow[];
   load: LoadRow[];
   workers: WorkerSize[];
+  /** Restart to first search at growing sizes, in one run (`--restart-sizes`). */
+  restart?: RestartReport[];
 };
 
 async function denseRows(): Promise<Pick<BenchReport, "dense" | "dense_peers">> {
@@ -361,7 +365,7 @@ ${loadRows.join("\n")}
 | Worker | gzipped |
 |---|---|
 ${workerRows.join("\n")}
-`;
+${renderRestart(report.restart)}`;
 }
 
 if (import.meta.main && Deno.args.includes("--render")) {
@@ -386,6 +390,12 @@ if (import.meta.main && Deno.args.includes("--render")) {
     pipeline: async () => ({ pipeline: await benchPipeline() }),
     load: async () => ({ load: await benchLoad() }),
     workers: async () => ({ workers: await workerSizes() }),
+    restart: async () => ({
+      restart: await benchRestart(
+        (flag("restart-sizes") ?? "30000,100000,300000").split(",").map(Number),
+        DATASET,
+      ),
+    }),
   };
   const only = flag("only")?.split(",");
   const unknown = only?.filter((name) => !(name in sections));
