@@ -225,12 +225,16 @@ function* residualPieces(live: number[], vectors: DenseVectorsView) {
     const slots = live.slice(from, from + ROWS_PER_PIECE);
     const piece = new Uint8Array(slots.length * size);
     const view = new DataView(piece.buffer);
-    slots.forEach((slot, i) => {
-      const at = i * size;
-      piece.set(bytesOf(residuals.codes(slot, slot + 1)), at);
-      view.setFloat32(at + residuals.stride, residuals.scale(slot), true);
-      view.setUint32(at + size - 4, fastCrc32(piece.subarray(at, at + size - 4)), true);
-    });
+    const copy = () =>
+      slots.forEach((slot, i) => {
+        const at = i * size;
+        piece.set(bytesOf(residuals.codes(slot, slot + 1)), at);
+        view.setFloat32(at + residuals.stride, residuals.scale(slot), true);
+        view.setUint32(at + size - 4, fastCrc32(piece.subarray(at, at + size - 4)), true);
+      });
+    // Rows still in the loaded checkpoint's file: one open for the piece, not one per row.
+    if (residuals.batch) residuals.batch(copy);
+    else copy();
     yield piece;
   }
 }

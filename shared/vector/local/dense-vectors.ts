@@ -44,10 +44,15 @@ export type DenseVectorsView = {
  * checkpoint's rows read from its file on demand (`StoredRows`: a search
  * refines only about a hundred rows, so they need not be in memory).
  */
-export type ResidualRows = Pick<
-  DenseRows,
-  "stride" | "count" | "byteLength" | "set" | "setCodes" | "codes" | "scale" | "scoreSlots"
->;
+export type ResidualRows =
+  & Pick<
+    DenseRows,
+    "stride" | "count" | "byteLength" | "set" | "setCodes" | "codes" | "scale" | "scoreSlots"
+  >
+  & {
+    /** Many reads of stored rows under one open file (a checkpoint writing them all). */
+    batch?<T>(work: () => T): T;
+  };
 
 /** A slot and its (refined) cosine with the query. */
 export type SlotScore = { slot: number; score: number };

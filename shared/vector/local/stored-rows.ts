@@ -119,6 +119,10 @@ export class StoredRows implements ResidualRows {
     return scores;
   }
 
+  batch<T>(work: () => T): T {
+    return this.#file.batch(work);
+  }
+
   #addedSlot(slot: number): number {
     if (slot < this.#base) throw new RangeError("stored rows: a stored row is never rewritten");
     return slot - this.#base;
