@@ -197,7 +197,7 @@ export async function benchRestart(sizes: number[], datasetDir: string): Promise
 }
 
 /** BENCHMARKS.md's section for `bench.json`'s `restart` (after the rest: its own lines). */
-export function renderRestart(rows: RestartReport[] | undefined): string {
+export function renderRestart(rows: RestartReport[] | undefined, note?: string): string {
   if (!rows?.length) return "";
   const ms = (value: number) => value.toFixed(0);
   const first = rows[0]!;
@@ -218,7 +218,9 @@ clean stop leaves it (one checkpoint, 1,536-d vectors), then \`deno task start\`
 its first hybrid search is answered (median of 3), beside the same on an empty data directory (the
 process's own start), and the load alone in-process (\`FileIndexLog.load\` and
 \`NamespaceIndex.restore\`), in format 2 and, for the same index, in format 1 (before #30). Over
-300k the server gets a 4 GiB heap. **× 30k**: restart over the smallest size's.
+300k the server gets a 4 GiB heap. **× 30k**: restart over the smallest size's.${
+    note ? `\n\n${note}` : ""
+  }
 
 | chunks | checkpoint | restart | empty start | difference | load | load, format 1 | × ${
     first.chunks.toLocaleString("en")

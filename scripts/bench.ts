@@ -69,6 +69,8 @@ export type BenchReport = {
   workers: WorkerSize[];
   /** Restart to first search at growing sizes, in one run (`--restart-sizes`). */
   restart?: RestartReport[];
+  /** When and where the restart section was measured, if not with the rest. */
+  restart_note?: string;
 };
 
 async function denseRows(): Promise<Pick<BenchReport, "dense" | "dense_peers">> {
@@ -365,7 +367,7 @@ ${loadRows.join("\n")}
 | Worker | gzipped |
 |---|---|
 ${workerRows.join("\n")}
-${renderRestart(report.restart)}`;
+${renderRestart(report.restart, report.restart_note)}`;
 }
 
 if (import.meta.main && Deno.args.includes("--render")) {
