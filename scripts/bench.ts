@@ -14,6 +14,7 @@
  *   deno task bench --only widths,state     # some sections again, into the bench.json there
  *   deno task bench --only load,http --load-runtimes deno   # Deno's load rows (workerd's kept)
  *   deno task bench --only postgres --postgres-sizes 10000   # the index in Postgres (pglite-server)
+ *   deno task bench --only restart          # restart to first search at 30k, 100k, 300k (#30)
  */
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
@@ -32,6 +33,7 @@ import { type WorkerSize, workerSizes } from "./workers.ts";
 import { workersSection } from "./workers-table.ts";
 import { type Command, commandArgs } from "./cli.ts";
 import type { FlagValues } from "./cli-flags.ts";
+import { benchRestart, renderRestart, type RestartReport } from "./bench-restart.ts";
 import { batchDocuments } from "./documents.ts";
 import {
   type ChunkerScore,
@@ -66,6 +68,7 @@ const SECTIONS = [
   "http",
   "workers",
   "postgres",
+  "restart",
 ] as const;
 
 const COMMAND = {
@@ -116,6 +119,12 @@ default sizes; --only runs some sections again into the bench.json already there
       value: "N,N",
       help: "chunks for the Postgres speed rows (a local pglite-server)",
       default: "10000,100000",
+    },
+    "restart-sizes": {
+      type: "string",
+      value: "N,N",
+      help: "sizes for restart to first search",
+      default: "30000,100000,300000",
     },
     "dense-width": { type: "string", value: "N", help: "dense vector width", default: "1536" },
     out: {
@@ -174,6 +183,10 @@ export type BenchReport = {
   workers: WorkerSize[];
   /** The index in Postgres (a local pglite-server) beside the embedded one. */
   postgres?: PostgresBench;
+  /** Restart to first search at growing sizes, in one run (`--restart-sizes`). */
+  restart?: RestartReport[];
+  /** When and where the restart section was measured, if not with the rest. */
+  restart_note?: string;
 };
 
 /** `--growth-sizes` (30k, 100k, 300k by default; add 1000000 for the million). */
@@ -518,7 +531,9 @@ per search). The clients share the machine's 2 cores with the server.
 |---|---|---|---|---|
 ${loadRows.join("\n")}
 
-${report.http ? httpSection(report.http) : ""}${workersSection(report.workers)}`;
+${report.http ? httpSection(report.http) : ""}${workersSection(report.workers)}${
+    renderRestart(report.restart, report.restart_note)
+  }`;
 }
 
 /** sift's HTTP server beside \`Deno.serve\` alone, with how it was measured. */
@@ -582,6 +597,12 @@ if (import.meta.main && flags.render) {
       postgres: await benchPostgres(
         DATASET,
         (flag("postgres-sizes") ?? "10000,100000").split(",").filter(Boolean).map(Number),
+      ),
+    }),
+    restart: async () => ({
+      restart: await benchRestart(
+        (flag("restart-sizes") ?? "30000,100000,300000").split(",").map(Number),
+        DATASET,
       ),
     }),
   };

@@ -25,7 +25,7 @@ function crcTables(): Uint32Array[] {
  * @example
  * crc32(new TextEncoder().encode("123456789")); // 0xcbf43926
  */
-export function crc32(bytes: Uint8Array): number {
+export function crc32(bytes: Uint8Array, previous = 0): number {
   tables ??= crcTables();
   const [t0, t1, t2, t3, t4, t5, t6, t7] = tables as [
     Uint32Array,
@@ -37,7 +37,7 @@ export function crc32(bytes: Uint8Array): number {
     Uint32Array,
     Uint32Array,
   ];
-  let crc = 0xffffffff;
+  let crc = (previous ^ 0xffffffff) >>> 0; // `previous`: the CRC of the bytes before these
   let i = 0;
   // Eight bytes a step (about 1 GB/s, twice four at a time): checkpoints are read whole at start.
   for (const end = bytes.length - 7; i < end; i += 8) {

@@ -38,10 +38,40 @@ export const cohereErrorSchema = z.object({
 
 const providerHealthSchema = z.enum(["ok", "degraded", "down"]);
 
+/** The embedded index's own state (absent with Upstash Vector). */
+const indexStatusSchema = z.object({
+  status: z.enum(["loading", "ok", "failed"]).meta({
+    description: "`loading` until the index serves; `failed` when its files could not be " +
+      "read (`problems.index` says why)",
+  }),
+  recovered: z.object({
+    file: z.string(),
+    offset: z.number().int(),
+    dropped_records: z.number().int(),
+  }).optional().meta({
+    description: "The record the last start cut from the end of the index log (torn by a " +
+      "crash, or failing its checksum): the file, the byte where it began, and how many " +
+      "records went; shown until the next checkpoint",
+  }),
+});
+
+/** `/healthz` while the embedded index loads: 503, so load balancers send nothing yet. */
+export const healthLoadingSchema = z.object({
+  status: z.literal("loading"),
+  providers: z.object({
+    llm: z.string(),
+    embeddings: z.string(),
+    index: z.string(),
+    cache: z.string(),
+  }),
+  index: indexStatusSchema,
+});
+
 export const healthSchema = z.object({
   status: z.enum(["ok", "degraded"]).meta({
     description: "`degraded` when any provider is not `ok`: the service still answers",
   }),
+  index: indexStatusSchema.optional(),
   providers: z.object({
     llm: z.string(),
     embeddings: z.string(),

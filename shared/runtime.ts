@@ -145,11 +145,7 @@ export class Runtime {
     const state = shared && config.redis ? undefined : this.#state?.(env);
     const index = config.vector
       ? new UpstashVectorIndex(config.vector)
-      : postgres ?? state?.index ??
-        (this.#localIndex ??= new LocalIndex({
-          ...(this.#log ? { log: this.#log } : {}),
-          checkpointMinBytes: config.indexCheckpointBytes,
-        }));
+      : postgres ?? state?.index ?? this.#openLocalIndex(config);
     const store = config.redis
       ? new UpstashRedisCache(config.redis)
       : state?.cache ?? (this.#memoryCache ??= new MemoryCache());
@@ -173,6 +169,21 @@ export class Runtime {
         cache: store.name === "memory" ? "offline" : store.name,
       },
     };
+  }
+
+  /**
+   * The embedded index, its load started when first asked for (at start-up:
+   * `/healthz` says `loading` until it is done; a failed load is every call's error).
+   */
+  #openLocalIndex(config: Config): LocalIndex {
+    if (!this.#localIndex) {
+      this.#localIndex = new LocalIndex({
+        ...(this.#log ? { log: this.#log } : {}),
+        checkpointMinBytes: config.indexCheckpointBytes,
+      });
+      if (this.#log) this.#localIndex.open().catch(() => {});
+    }
+    return this.#localIndex;
   }
 
   /** Makes the embedded index's state one checkpoint (graceful shutdown); a no-op elsewhere. */

@@ -106,3 +106,52 @@ Deno.test("FileIndexLog: a flipped byte in a checkpoint names the file and the f
     assert.deepEqual(await Deno.readFile(path), bytes, "the checkpoint is left as it was");
     assert.deepEqual(names(directory), ["index.ckpt"]);
   }));
+
+/** What `run` wrote to stderr through `console.error`. */
+async function stderrOf(run: () => Promise<void>): Promise<string> {
+  const original = console.error;
+  const lines: string[] = [];
+  console.error = (...args: unknown[]) => lines.push(args.map(String).join(" "));
+  try {
+    await run();
+  } finally {
+    console.error = original;
+  }
+  return lines.join("\n");
+}
+
+for (
+  const [how, damage] of [
+    ["a byte flipped in", (bytes: Uint8Array, last: number) => (bytes[last + 20]! ^= 0x01, bytes)],
+    ["half of", (bytes: Uint8Array, last: number) => bytes.slice(0, last + 12)],
+  ] as const
+) {
+  Deno.test(`FileIndexLog: ${how} the last record is cut, said with file, offset and count, until the next checkpoint`, () =>
+    withDirectory(async (directory) => {
+      const path = `${directory}/index.log`;
+      const log = new FileIndexLog(path);
+      const index = new LocalIndex({ log, checkpointMinBytes: 1 << 30 });
+      await index.upsert([chunk("a", "alpha")], NS);
+      const last = (await Deno.stat(path)).size;
+      await index.upsert([chunk("b", "beta")], NS);
+      log.close();
+      await Deno.writeFile(path, damage(await Deno.readFile(path), last));
+
+      const reread = new FileIndexLog(path);
+      const again = new LocalIndex({ log: reread, checkpointMinBytes: 1 << 30 });
+      assert.deepEqual(again.status(), { status: "loading" });
+      let count = 0;
+      const said = await stderrOf(async () => void (count = await again.count(NS)));
+      assert.equal(count, 1, "the cut record's document is gone, the one before stays");
+      const recovered = { file: path, offset: last, dropped_records: 1 };
+      assert.deepEqual(again.status(), { status: "ok", recovered });
+      assert.match(said, new RegExp(`index log ${path}: the last record \\(byte ${last} on`));
+      assert.match(said, /1 record dropped/);
+      assert.equal((await Deno.stat(path)).size, last, "appends follow the good records");
+
+      await again.upsert([chunk("c", "gamma")], NS);
+      await again.flush();
+      assert.deepEqual(again.status(), { status: "ok" }, "a checkpoint ends the notice");
+      reread.close();
+    }));
+}

@@ -13,7 +13,8 @@ import type { FetchHandler } from "../steps/transport.ts";
 import { requireApiKey } from "./auth.ts";
 import { describe, json } from "./openapi.ts";
 import { type ExtendDocument, mountOpenApi } from "./openapi-document.ts";
-import { healthSchema } from "../responses.ts";
+import { healthLoadingSchema, healthSchema } from "../responses.ts";
+import { LocalIndex } from "../vector/local.ts";
 import { rateLimit } from "../ratelimit/middleware.ts";
 import { markInProcess } from "../ratelimit/origin.ts";
 import { crossOrigin, securityHeaders } from "./browser-safety.ts";
@@ -142,16 +143,30 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
         "each provider by what sift calls (a one-token chat call, an embedding, an index count, " +
         "a cache read; each with a 2 s timeout, cached 30 s for a real provider and 5 s " +
         "offline), `problems` says why each one not `ok` is not, and `status` is `degraded` " +
-        "when any is not `ok`.",
-      responses: { 200: json("Up", healthSchema) },
+        "when any is not `ok`. With the embedded index, 503 `loading` until its files are " +
+        "loaded, and `index` says what its last start cut from the log's end, if anything.",
+      responses: {
+        200: json("Up", healthSchema),
+        503: json(
+          "The embedded index is still loading (requests meanwhile wait for it)",
+          healthLoadingSchema,
+        ),
+      },
     }),
     async (c) => {
       const { deps } = c.var;
-      const { checks, problems } = await health.report(deps, withoutDemoCorpus(deps.index));
+      const index = withoutDemoCorpus(deps.index);
+      const state = index instanceof LocalIndex ? index.status() : undefined;
+      if (state?.status === "loading") {
+        // Not probed: a count would wait for the load. 503 keeps a load balancer's traffic away.
+        return c.json({ status: "loading", providers: deps.providers, index: state }, 503);
+      }
+      const { checks, problems } = await health.report(deps, index);
       const allOk = Object.values(checks).every((check) => check === "ok");
       return c.json({
         status: allOk ? "ok" : "degraded",
         providers: deps.providers,
+        ...(state ? { index: state } : {}),
         checks,
         ...(Object.keys(problems).length ? { problems } : {}),
       });

@@ -1,6 +1,6 @@
 import { InvalidRequestError, SiftError } from "../errors.ts";
 import { reciprocalRankFusion } from "../search/rrf.ts";
-import type { IndexLog } from "./local/log.ts";
+import type { IndexLog, RecoveredTail } from "./local/log.ts";
 import { NamespaceIndex } from "./local/namespace.ts";
 import { normalized, prepareChunk, type PreparedChunk } from "./local/prepared.ts";
 import type { IndexRecord } from "./local/record.ts";
@@ -14,6 +14,11 @@ import {
   type VectorIndex,
   type VectorQuery,
 } from "./port.ts";
+
+/** Whether the embedded index serves yet, and what its load cut from a log's end. */
+export type IndexStatus =
+  | { status: "loading" | "failed" }
+  | { status: "ok"; recovered?: RecoveredTail };
 
 /** By default no checkpoint before the log since the last one reaches this. */
 const CHECKPOINT_MIN_BYTES = 32 * 1024 * 1024;
@@ -39,6 +44,10 @@ export class LocalIndex implements VectorIndex {
   readonly #namespaces = new Map<string, NamespaceIndex>();
   readonly #log: IndexLog | undefined;
   #loaded: Promise<void> | undefined;
+  /** Set once the load settles: until then the index does not serve. */
+  #loadSettled: "ok" | "failed" | undefined;
+  /** Damage a checksum found after the load. */
+  #damage: unknown;
   #writing: Promise<void> = Promise.resolve();
   readonly #checkpointMinBytes: number;
   #checkpointing: Promise<void> | undefined;
@@ -46,6 +55,30 @@ export class LocalIndex implements VectorIndex {
   constructor(options: { log?: IndexLog; checkpointMinBytes?: number } = {}) {
     this.#log = options.log;
     this.#checkpointMinBytes = options.checkpointMinBytes ?? CHECKPOINT_MIN_BYTES;
+  }
+
+  /**
+   * Starts loading the log now (a server calls this at start, so the load
+   * overlaps the rest of its start-up); calls made meanwhile wait for it.
+   */
+  open(): Promise<void> {
+    return this.#load();
+  }
+
+  /**
+   * `loading` until the index serves; `failed` when its load failed (every
+   * call says why, as before); `recovered`: the record a load cut from the
+   * log's end, until the next checkpoint.
+   */
+  status(): IndexStatus {
+    if (!this.#log) return { status: "ok" }; // nothing to load
+    if (!this.#loadSettled) {
+      this.#load().catch(() => {}); // started if no call has yet; its failure is theirs to tell
+      return { status: "loading" };
+    }
+    if (this.#loadSettled === "failed" || this.#damage) return { status: "failed" };
+    const recovered = this.#log?.recovered;
+    return { status: "ok", ...(recovered ? { recovered } : {}) };
   }
 
   async upsert(chunks: IndexedChunk[], options: { namespace: string }): Promise<void> {
@@ -58,14 +91,14 @@ export class LocalIndex implements VectorIndex {
     chunks: IndexedChunk[],
     options: { namespace: string },
   ): Promise<void> {
-    await this.#load();
+    await this.#ready();
     const put = chunks.map(prepareChunk);
     this.#checkDimensions(options.namespace, put.map((chunk) => chunk.dimensions));
     await this.#commit({ namespace: options.namespace, remove: docIds, put });
   }
 
   async deleteDocument(docId: string, options: { namespace: string }): Promise<number> {
-    await this.#load();
+    await this.#ready();
     const namespace = this.#namespaces.get(options.namespace);
     const before = namespace?.size ?? 0;
     if (!namespace || !namespace.hasDocument(docId)) return 0;
@@ -79,7 +112,7 @@ export class LocalIndex implements VectorIndex {
    */
   async flush(): Promise<void> {
     if (!this.#loaded) return;
-    await this.#load();
+    await this.#ready();
     const work = this.#writing.catch(() => {}).then(async () => {
       await this.#checkpointing;
       this.#checkpoint(1);
@@ -90,7 +123,7 @@ export class LocalIndex implements VectorIndex {
   }
 
   async count(options: { namespace: string }): Promise<number> {
-    await this.#load();
+    await this.#ready();
     return this.#namespaces.get(options.namespace)?.size ?? 0;
   }
 
@@ -99,7 +132,7 @@ export class LocalIndex implements VectorIndex {
     options: { namespace: string; limit: number; cursor?: string | undefined },
   ): Promise<DocumentPage> {
     const after = options.cursor === undefined ? undefined : decodeDocumentCursor(options.cursor);
-    await this.#load();
+    await this.#ready();
     const namespace = this.#namespaces.get(options.namespace);
     if (!namespace) return { documents: [] };
     const ids = [...namespace.documentIds()]
@@ -115,12 +148,12 @@ export class LocalIndex implements VectorIndex {
   }
 
   async getDocument(docId: string, options: { namespace: string }): Promise<StoredChunk[]> {
-    await this.#load();
+    await this.#ready();
     return this.#namespaces.get(options.namespace)?.documentChunks(docId) ?? [];
   }
 
   async query(query: VectorQuery): Promise<SearchHit[]> {
-    await this.#load();
+    await this.#ready();
     const namespace = this.#namespaces.get(query.namespace);
     if (!namespace || query.topK <= 0) return [];
     // Fusion needs more than topK from each side: a chunk ranked 30th by both
@@ -210,6 +243,12 @@ export class LocalIndex implements VectorIndex {
       .finally(() => (this.#checkpointing = undefined));
   }
 
+  /** Loaded, and no damage found since (a background checksum's finding fails every call). */
+  async #ready(): Promise<void> {
+    await this.#load();
+    if (this.#damage) throw this.#damage;
+  }
+
   /** Replays the log once; a log that cannot be read fails every call, and is never overwritten. */
   #load(): Promise<void> {
     this.#loaded ??= (async () => {
@@ -225,6 +264,10 @@ export class LocalIndex implements VectorIndex {
           { cause: error },
         );
       }
+      loaded.verified?.catch((error) => {
+        console.error(error instanceof Error ? error.message : error);
+        this.#damage = error;
+      });
       if (loaded.checkpoint) {
         for (const [name, snapshot] of loaded.checkpoint) {
           this.#namespaces.set(name, NamespaceIndex.restore(snapshot));
@@ -234,6 +277,10 @@ export class LocalIndex implements VectorIndex {
         this.#replay(loaded.records);
       }
     })();
+    this.#loaded.then(
+      () => (this.#loadSettled = "ok"),
+      () => (this.#loadSettled = "failed"),
+    );
     return this.#loaded;
   }
 

@@ -82,6 +82,18 @@ export class BitCodes {
     this.#count = Math.max(this.#count, slot + rows);
   }
 
+  /** Room for `rows` codes from slot 0 and a view of them, to read a checkpoint's straight into. */
+  loadInto(rows: number): Uint8Array {
+    this.#reserve(rows);
+    return new Uint8Array(this.#kernel.memory.buffer, 0, rows * this.stride);
+  }
+
+  /** Codes `0 .. rows - 1`, read in through `loadInto`, are held (their prefixes packed now). */
+  adopt(rows: number): void {
+    this.#copyPrefixes(0, rows);
+    this.#count = Math.max(this.#count, rows);
+  }
+
   /** Codes `from .. to - 1` as they sit in memory (a fresh view: valid until the next write). */
   codes(from: number, to: number): Uint8Array {
     return new Uint8Array(

@@ -4,9 +4,12 @@ import { DenseVectors, type DenseVectorsView } from "./dense-vectors.ts";
 import { countLiveEntries, flattenPostings } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import { TextColumn } from "./text-column.ts";
+import { isFormat2, readCheckpointV2 } from "./checkpoint-v2.ts";
 
 /*
- * A checkpoint: the whole index as frames (u32 length, u32 CRC-32, payload;
+ * Format 1 of a checkpoint (format 2, `checkpoint-v2.ts`, is what sift
+ * writes now; format 1 is still read, and written by tests' in-memory log):
+ * the whole index as frames (u32 length, u32 CRC-32, payload;
  * the payload a u32 JSON length, the JSON, then binary arrays padded to 4).
  * Per namespace: a "namespace" frame (sizes, and each chunk's length), then
  * "terms" frames (a batch of terms and their postings), "dims" frames (a batch
@@ -208,13 +211,14 @@ function joinTexts(building: Building): TextColumn {
 }
 
 /**
- * Reads a checkpoint into flat arrays, one allocation per array. Every
+ * Reads a checkpoint (either format) into flat arrays, one allocation per array. Every
  * frame's checksum is verified and the end frame must be there; anything
  * else is damage, reported, never half-loaded.
  */
 export function readCheckpoint(
   bytes: Uint8Array,
 ): { generation: number; namespaces: Map<string, NamespaceSnapshot> } {
+  if (isFormat2(bytes)) return readCheckpointV2(bytes);
   const reader = new CheckpointReader();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;

@@ -67,6 +67,24 @@ export class DenseRows {
     this.#count = Math.max(this.#count, slot + rows);
   }
 
+  /**
+   * Room for `rows` rows from slot 0 and views of their codes and scales, for
+   * a checkpoint's arrays to be read straight into (no copy); `adopt` then
+   * makes them rows. Nothing else may grow this memory in between.
+   */
+  loadInto(rows: number): { codes: Int8Array; scales: Float32Array } {
+    this.#reserve(rows);
+    return {
+      codes: new Int8Array(this.#kernel.memory.buffer, 0, rows * this.stride),
+      scales: this.#scales.subarray(0, rows),
+    };
+  }
+
+  /** Rows `0 .. rows - 1`, read in through `loadInto`, are held. */
+  adopt(rows: number): void {
+    this.#count = Math.max(this.#count, rows);
+  }
+
   /** Rows `from .. to - 1` as they sit in memory (a fresh view: valid until the next write). */
   codes(from: number, to: number): Int8Array {
     return new Int8Array(this.#kernel.memory.buffer, from * this.stride, (to - from) * this.stride);

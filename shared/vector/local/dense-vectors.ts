@@ -35,9 +35,24 @@ const REFINE_AT_LEAST = 100;
  */
 export type DenseVectorsView = {
   rows: DenseRows;
-  residuals: DenseRows;
+  residuals: ResidualRows;
   bits: BitCodes | undefined;
 };
+
+/**
+ * What the residuals need of a row store: `DenseRows`, or after a load the
+ * checkpoint's rows read from its file on demand (`StoredRows`: a search
+ * refines only about a hundred rows, so they need not be in memory).
+ */
+export type ResidualRows =
+  & Pick<
+    DenseRows,
+    "stride" | "count" | "byteLength" | "set" | "setCodes" | "codes" | "scale" | "scoreSlots"
+  >
+  & {
+    /** Many reads of stored rows under one open file (a checkpoint writing them all). */
+    batch?<T>(work: () => T): T;
+  };
 
 /** A slot and its (refined) cosine with the query. */
 export type SlotScore = { slot: number; score: number };
@@ -55,12 +70,12 @@ export type SlotScore = { slot: number; score: number };
  */
 export class DenseVectors {
   readonly rows: DenseRows;
-  readonly residuals: DenseRows;
+  readonly residuals: ResidualRows;
   #bits: BitCodes | undefined;
 
-  constructor(dimensions: number, capacity = 64) {
+  constructor(dimensions: number, capacity = 64, residuals?: ResidualRows) {
     this.rows = new DenseRows(dimensions, capacity);
-    this.residuals = new DenseRows(dimensions, capacity);
+    this.residuals = residuals ?? new DenseRows(dimensions, capacity);
   }
 
   get dimensions(): number {
@@ -151,8 +166,13 @@ export class DenseVectors {
    * Empty vectors with room for `capacity` rows, and bit codes around `mean`
    * if given: what a checkpoint's rows are copied into.
    */
-  static empty(dimensions: number, capacity: number, mean?: Float32Array): DenseVectors {
-    const vectors = new DenseVectors(dimensions, capacity);
+  static empty(
+    dimensions: number,
+    capacity: number,
+    mean?: Float32Array,
+    residuals?: ResidualRows,
+  ): DenseVectors {
+    const vectors = new DenseVectors(dimensions, capacity, residuals);
     if (mean) vectors.#bits = new BitCodes(mean, capacity);
     return vectors;
   }

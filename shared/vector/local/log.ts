@@ -1,6 +1,9 @@
 import type { IndexRecord } from "./record.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 
+/** A log's last record cut at load (torn by a crash, or failing its checksum): where, and how many. */
+export type RecoveredTail = { file: string; offset: number; dropped_records: number };
+
 /**
  * Where the embedded index keeps its changes: a checkpoint of the whole
  * index plus a log of the records appended since. Deno's entry gives files
@@ -10,7 +13,18 @@ import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 export interface IndexLog {
   readonly location: string;
   /** The last checkpoint, if any, and every record after it, oldest first (a torn tail is cut). */
-  load(): Promise<{ checkpoint?: Map<string, NamespaceSnapshot>; records: IndexRecord[] }>;
+  load(): Promise<
+    {
+      checkpoint?: Map<string, NamespaceSnapshot>;
+      records: IndexRecord[];
+      /**
+       * Checksums left to check after the load (the dense rows' bulk, whose
+       * damage would only shift scores): rejects with the damage, and from
+       * then on the index fails every call with it.
+       */
+      verified?: Promise<void>;
+    }
+  >;
   /** Resolves once the record is durable: a crash after that cannot lose it. */
   append(record: IndexRecord): Promise<void>;
   /** Bytes appended since the last checkpoint, and the size of that checkpoint. */
@@ -24,4 +38,6 @@ export interface IndexLog {
    * and every record since.
    */
   checkpoint(namespaces: Map<string, NamespaceView>): Promise<void>;
+  /** The record the last load cut from the log's end, if any, until the next checkpoint. */
+  readonly recovered?: RecoveredTail | undefined;
 }

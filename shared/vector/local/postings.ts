@@ -10,10 +10,14 @@ export class Postings<V extends Float32Array | Uint16Array> {
   length = 0;
   readonly #makeValues: (size: number) => V;
 
-  constructor(makeValues: (size: number) => V, capacity = 4) {
+  constructor(
+    makeValues: (size: number) => V,
+    capacity = 4,
+    arrays?: { slots: Uint32Array; values: V },
+  ) {
     this.#makeValues = makeValues;
-    this.slots = new Uint32Array(capacity);
-    this.values = makeValues(capacity);
+    this.slots = arrays?.slots ?? new Uint32Array(capacity);
+    this.values = arrays?.values ?? makeValues(capacity);
   }
 
   /** A full posting over existing arrays (views into a checkpoint); a push copies them first. */
@@ -22,9 +26,8 @@ export class Postings<V extends Float32Array | Uint16Array> {
     slots: Uint32Array,
     values: V,
   ): Postings<V> {
-    const posting = new Postings(makeValues, 0);
-    posting.slots = slots;
-    posting.values = values;
+    // No arrays of its own first: a load makes one of these per term (hundreds of thousands).
+    const posting = new Postings(makeValues, 0, { slots, values });
     posting.length = slots.length;
     return posting;
   }

@@ -1,3 +1,5 @@
+import type { StoredTexts } from "./stored-rows.ts";
+
 /**
  * The chunks' texts, one per slot, as UTF-8 bytes in one growing buffer
  * (text `i` is `offsets[i]` to `offsets[i + 1]`), decoded only when a search
@@ -6,17 +8,24 @@
  * restart; kept as strings, a million chunks' texts outgrew the 1 GiB heap
  * the server runs with, where bytes live outside it.) A checkpoint's texts
  * come in as they were stored; new ones are appended, and bytes written are
- * never changed, so a checkpoint can read them while writes go on.
+ * never changed, so a checkpoint can read them while writes go on. After a
+ * load from a format-2 checkpoint, its texts stay in its file (`StoredTexts`)
+ * and only texts added since are in memory.
  */
 export class TextColumn {
   #bytes: Uint8Array;
   #offsets: Uint32Array;
   #count: number;
+  /** Texts left in a checkpoint's file (slots below its count), read when asked for. */
+  readonly #stored: StoredTexts | undefined;
+  readonly #base: number;
 
-  constructor(stored?: { bytes: Uint8Array; offsets: Uint32Array }) {
+  constructor(stored?: { bytes: Uint8Array; offsets: Uint32Array }, inFile?: StoredTexts) {
     this.#bytes = stored?.bytes ?? new Uint8Array(0);
     this.#offsets = stored?.offsets ?? new Uint32Array(1);
     this.#count = this.#offsets.length - 1;
+    this.#stored = inFile;
+    this.#base = inFile?.count ?? 0;
   }
 
   /** A column of strings (tests, and checkpoints that stored texts as JSON). */
@@ -27,7 +36,7 @@ export class TextColumn {
   }
 
   get length(): number {
-    return this.#count;
+    return this.#base + this.#count;
   }
 
   get(slot: number): string {
@@ -36,8 +45,10 @@ export class TextColumn {
 
   /** The text's UTF-8 bytes, as stored (what a checkpoint writes). */
   bytes(slot: number): Uint8Array {
-    if (slot >= this.#count) return new Uint8Array(0);
-    return this.#bytes.subarray(this.#offsets[slot]!, this.#offsets[slot + 1]!);
+    if (slot < this.#base) return this.#stored!.bytes(slot);
+    const own = slot - this.#base;
+    if (own >= this.#count) return new Uint8Array(0);
+    return this.#bytes.subarray(this.#offsets[own]!, this.#offsets[own + 1]!);
   }
 
   push(text: string): void {
@@ -61,7 +72,8 @@ export class TextColumn {
 
   /** The texts of `slots` as one buffer and their offsets in it (`slots.length + 1` of them). */
   encode(slots: readonly number[]): { bytes: Uint8Array; offsets: Uint32Array } {
-    const parts = slots.map((slot) => this.bytes(slot));
+    const read = () => slots.map((slot) => this.bytes(slot));
+    const parts = this.#stored ? this.#stored.batch(read) : read();
     const offsets = new Uint32Array(parts.length + 1);
     parts.forEach((part, i) => (offsets[i + 1] = offsets[i]! + part.length));
     const bytes = new Uint8Array(offsets[parts.length]!);

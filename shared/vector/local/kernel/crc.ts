@@ -16,11 +16,13 @@ let module: CrcModule | null | undefined;
  *
  * @example
  * fastCrc32(new TextEncoder().encode("123456789")); // 0xcbf43926
+ * // `previous` continues a CRC over bytes that came before (a section written in pieces):
+ * fastCrc32(b, fastCrc32(a)) === fastCrc32(concat(a, b));
  */
-export function fastCrc32(bytes: Uint8Array): number {
+export function fastCrc32(bytes: Uint8Array, previous = 0): number {
   module ??= loadModule();
-  if (!module || bytes.length < 4096) return crc32Js(bytes);
-  let crc = 0;
+  if (!module || bytes.length < 4096) return crc32Js(bytes, previous);
+  let crc = previous;
   for (let at = 0; at < bytes.length; at += WINDOW) {
     const part = bytes.subarray(at, at + WINDOW);
     module.window.set(part);

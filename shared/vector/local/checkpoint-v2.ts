@@ -1,0 +1,493 @@
+import { fastCrc32 } from "./kernel/crc.ts";
+import type { ChunkMetadata } from "../port.ts";
+import { DenseVectors, type DenseVectorsView } from "./dense-vectors.ts";
+import { countLiveEntries, flattenPostings } from "./postings.ts";
+import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
+import { type RandomAccess, storedRowBytes, StoredRows, StoredTexts } from "./stored-rows.ts";
+import { TextColumn } from "./text-column.ts";
+
+/*
+ * Checkpoint format 2: each array of the index in one section of its own,
+ * so a load reads every array a search scans (postings, int8 rows, bit
+ * codes, lengths) with one read straight into its final buffer, and leaves
+ * what a search reads only for a few chunks (the residual rows, the texts)
+ * in the file, read by position when asked for.
+ *
+ *   "SIFTCKP2"                         8 bytes
+ *   sections, each 8-aligned           raw arrays, little-endian
+ *   directory                          JSON: per namespace its sizes and sections
+ *   u32 directory length, u32 its CRC-32, "SIFTEND2"
+ *
+ * Every section has a CRC-32, checked when the section is read at load; the
+ * residual rows and the texts also have one per row and per text, checked
+ * when each is read. A file without its end (a write cut short) is not a
+ * checkpoint. Ids and metadata are JSON arrays of up to 4,096 entries each
+ * (u32 length first): a load parses a few hundred strings, not one per chunk.
+ * Format 1 (`checkpoint.ts`, frames) still loads.
+ */
+
+export const FORMAT_2_MAGIC = "SIFTCKP2";
+const END_MAGIC = "SIFTEND2";
+export const FOOTER_BYTES = 16;
+const BATCH = 4096;
+const ROWS_PER_PIECE = 1024;
+
+export type Section = { at: number; bytes: number; crc: number };
+
+type NamespaceEntry = {
+  namespace: string;
+  dimensions: number;
+  count: number;
+  terms: number;
+  termEntries: number;
+  dimEntries: number;
+  /** The dense layout: `stride` bytes per int8 row, `codeStride` per bit code, `codes` the mean's width. */
+  dense?: { stride: number; codeStride: number; codes: number };
+  sections: Record<string, Section>;
+};
+
+export type Directory = { format: 2; generation: number; namespaces: NamespaceEntry[] };
+
+const encoder = new TextEncoder();
+const bytesOf = (array: ArrayBufferView) =>
+  new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+
+/** A checkpoint in format 2, piece by piece: writing one costs only what it writes. */
+export function* checkpointSections(
+  namespaces: Map<string, NamespaceView>,
+  generation: number,
+): Generator<Uint8Array> {
+  let at = 0;
+  const directory: Directory = { format: 2, generation, namespaces: [] };
+  function* put(bytes: Uint8Array) {
+    at += bytes.length;
+    yield bytes;
+  }
+  yield* put(encoder.encode(FORMAT_2_MAGIC));
+  /** One section from its pieces (padded to 8 before it), recorded in `sections`. */
+  function* section(
+    sections: Record<string, Section>,
+    name: string,
+    pieces: Iterable<Uint8Array>,
+  ) {
+    if (at % 8) yield* put(new Uint8Array(8 - (at % 8)));
+    const start = at;
+    let crc = 0;
+    for (const piece of pieces) {
+      crc = fastCrc32(piece, crc);
+      yield* put(piece);
+    }
+    sections[name] = { at: start, bytes: at - start, crc };
+  }
+  for (const [namespace, view] of namespaces) {
+    const live: number[] = [];
+    const renumbered = new Int32Array(view.slotCount).fill(-1);
+    for (let slot = 0; slot < view.slotCount; slot++) {
+      if (view.alive[slot]) renumbered[slot] = live.push(slot) - 1;
+    }
+    const terms = view.terms.map(({ slots, counts, length }) => ({
+      slots,
+      values: counts,
+      length,
+    }));
+    const vectors = view.vectors;
+    const dims = vectors ? [] : view.dims;
+    const sections: Record<string, Section> = {};
+    const entry: NamespaceEntry = {
+      namespace,
+      dimensions: view.dimensions,
+      count: live.length,
+      terms: terms.length,
+      termEntries: countLiveEntries(terms, renumbered),
+      dimEntries: countLiveEntries(dims, renumbered),
+      sections,
+    };
+    yield* section(sections, "lengths", [
+      bytesOf(Uint32Array.from(live, (slot) => view.lengths[slot]!)),
+    ]);
+    yield* section(sections, "terms", [
+      encoder.encode(view.terms.map((term) => term.term).join(" ")),
+    ]);
+    yield* postingSections(section, sections, "term", terms, renumbered, "u16");
+    if (!vectors) {
+      yield* postingSections(section, sections, "dim", dims, renumbered, "f32");
+    } else {
+      const { rows, bits } = vectors;
+      entry.dense = {
+        stride: rows.stride,
+        codeStride: bits?.stride ?? 0,
+        codes: bits?.mean.length ?? 0,
+      };
+      if (bits) yield* section(sections, "mean", [bytesOf(bits.mean)]);
+      yield* section(
+        sections,
+        "rowCodes",
+        rowPieces(live, rows.stride, (s) => rows.codes(s, s + 1)),
+      );
+      yield* section(sections, "rowScales", [
+        bytesOf(Float32Array.from(live, (slot) => rows.scale(slot))),
+      ]);
+      if (bits) {
+        yield* section(
+          sections,
+          "bitCodes",
+          rowPieces(live, bits.stride, (s) => bits.codes(s, s + 1)),
+        );
+      }
+      yield* section(sections, "residuals", residualPieces(live, vectors));
+    }
+    // Texts: the bytes, then offsets (f64: past 4 GB of text) and a CRC per text.
+    const textOffsets = new Float64Array(live.length + 1);
+    const textCrcs = new Uint32Array(live.length);
+    yield* section(
+      sections,
+      "texts",
+      (function* () {
+        for (let from = 0; from < live.length; from += BATCH) {
+          const slots = live.slice(from, from + BATCH);
+          const { bytes, offsets } = view.texts.encode(slots);
+          for (let i = 0; i < slots.length; i++) {
+            textOffsets[from + i + 1] = textOffsets[from]! + offsets[i + 1]!;
+            textCrcs[from + i] = fastCrc32(bytes.subarray(offsets[i]!, offsets[i + 1]!));
+          }
+          yield bytes;
+        }
+      })(),
+    );
+    yield* section(sections, "textOffsets", [bytesOf(textOffsets)]);
+    yield* section(sections, "textCrcs", [bytesOf(textCrcs)]);
+    yield* section(sections, "ids", jsonBatches(live, (slot) => view.ids[slot]!));
+    yield* section(sections, "metadata", jsonBatches(live, (slot) => view.metadata[slot]!));
+    directory.namespaces.push(entry);
+  }
+  const json = encoder.encode(JSON.stringify(directory));
+  const footer = new Uint8Array(FOOTER_BYTES);
+  const view = new DataView(footer.buffer);
+  view.setUint32(0, json.length, true);
+  view.setUint32(4, fastCrc32(json), true);
+  footer.set(encoder.encode(END_MAGIC), 8);
+  yield* put(json);
+  yield* put(footer);
+}
+
+type SectionWriter = (
+  sections: Record<string, Section>,
+  name: string,
+  pieces: Iterable<Uint8Array>,
+) => Generator<Uint8Array>;
+
+type PostingLike = { slots: Uint32Array; values: Uint16Array | Float32Array; length: number };
+
+/** Postings as offsets, slots and values sections, flattened a batch at a time. */
+function* postingSections(
+  section: SectionWriter,
+  sections: Record<string, Section>,
+  prefix: "term" | "dim",
+  postings: readonly (PostingLike | undefined)[],
+  renumbered: Int32Array,
+  values: "u16" | "f32",
+) {
+  const make = (size: number): Uint16Array | Float32Array =>
+    values === "u16" ? new Uint16Array(size) : new Float32Array(size);
+  const batches = function* (part: "offsets" | "slots" | "values") {
+    let base = 0;
+    for (let from = 0; from < postings.length; from += BATCH) {
+      const batch = flattenPostings(postings.slice(from, from + BATCH), renumbered, make);
+      if (part === "offsets") {
+        const offsets = batch.offsets.map((offset) => offset + base);
+        // Each batch's last offset is the next one's first: written once, at the very end.
+        yield bytesOf(offsets.subarray(0, offsets.length - 1));
+      } else yield bytesOf(part === "slots" ? batch.slots : batch.values);
+      base += batch.total;
+    }
+    if (part === "offsets") yield bytesOf(Uint32Array.of(base));
+  };
+  yield* section(sections, `${prefix}Offsets`, batches("offsets"));
+  yield* section(sections, `${prefix}Slots`, batches("slots"));
+  yield* section(sections, `${prefix}Values`, batches("values"));
+}
+
+/** Live rows copied out `ROWS_PER_PIECE` at a time (a view into memory that may grow must not be written). */
+function* rowPieces(live: number[], stride: number, row: (slot: number) => ArrayBufferView) {
+  for (let from = 0; from < live.length; from += ROWS_PER_PIECE) {
+    const slots = live.slice(from, from + ROWS_PER_PIECE);
+    const piece = new Uint8Array(slots.length * stride);
+    slots.forEach((slot, i) => piece.set(bytesOf(row(slot)), i * stride));
+    yield piece;
+  }
+}
+
+/** Each residual row as stored: codes, scale, CRC of both. */
+function* residualPieces(live: number[], vectors: DenseVectorsView) {
+  const { residuals } = vectors;
+  const size = storedRowBytes(residuals.stride);
+  for (let from = 0; from < live.length; from += ROWS_PER_PIECE) {
+    const slots = live.slice(from, from + ROWS_PER_PIECE);
+    const piece = new Uint8Array(slots.length * size);
+    const view = new DataView(piece.buffer);
+    const copy = () =>
+      slots.forEach((slot, i) => {
+        const at = i * size;
+        piece.set(bytesOf(residuals.codes(slot, slot + 1)), at);
+        view.setFloat32(at + residuals.stride, residuals.scale(slot), true);
+        view.setUint32(at + size - 4, fastCrc32(piece.subarray(at, at + size - 4)), true);
+      });
+    // Rows still in the loaded checkpoint's file: one open for the piece, not one per row.
+    if (residuals.batch) residuals.batch(copy);
+    else copy();
+    yield piece;
+  }
+}
+
+/** Values as JSON arrays of `BATCH`, each after its u32 byte length. */
+function* jsonBatches(live: number[], value: (slot: number) => unknown) {
+  for (let from = 0; from < live.length; from += BATCH) {
+    const json = encoder.encode(JSON.stringify(live.slice(from, from + BATCH).map(value)));
+    const piece = new Uint8Array(4 + json.length);
+    new DataView(piece.buffer).setUint32(0, json.length, true);
+    piece.set(json, 4);
+    yield piece;
+  }
+}
+
+/** Damage found in a format-2 checkpoint, and the byte where the part that failed begins. */
+export class SectionDamage extends Error {
+  constructor(why: string, readonly offset: number) {
+    super(why);
+  }
+}
+
+/** Whether a file's first bytes are format 2's. */
+export function isFormat2(head: Uint8Array): boolean {
+  return head.length >= 8 && new TextDecoder().decode(head.subarray(0, 8)) === FORMAT_2_MAGIC;
+}
+
+/** The directory's length and CRC from the file's last 16 bytes (`size`: the file's). */
+export function readFooter(
+  footer: Uint8Array,
+  size: number,
+): { at: number; bytes: number; crc: number } {
+  const view = new DataView(footer.buffer, footer.byteOffset, FOOTER_BYTES);
+  if (
+    footer.length !== FOOTER_BYTES ||
+    new TextDecoder().decode(footer.subarray(8)) !== END_MAGIC
+  ) throw new SectionDamage("no end: the file was cut short", Math.max(0, size - FOOTER_BYTES));
+  const bytes = view.getUint32(0, true);
+  const at = size - FOOTER_BYTES - bytes;
+  if (at < 8) {
+    throw new SectionDamage("the directory's length is out of range", size - FOOTER_BYTES);
+  }
+  return { at, bytes, crc: view.getUint32(4, true) };
+}
+
+export function parseDirectory(bytes: Uint8Array, crc: number, at: number): Directory {
+  if (fastCrc32(bytes) !== crc) throw new SectionDamage("the directory fails its checksum", at);
+  const directory = JSON.parse(new TextDecoder().decode(bytes)) as Directory;
+  if (directory.format !== 2 || !Array.isArray(directory.namespaces)) {
+    throw new SectionDamage("the directory is not format 2's", at);
+  }
+  return directory;
+}
+
+/** A section to read into `into` (its final buffer, or a scratch one `finish` parses). */
+export type Fill = {
+  name: string;
+  section: Section;
+  into: Uint8Array;
+  /**
+   * Set on the dense layout's int8 rows, scales and bit codes (the bulk of a
+   * load): their CRC may be checked after the load, in the background, over
+   * the bytes this returns then (a fresh view: the memory may have grown).
+   */
+  later?: () => Uint8Array;
+};
+
+/**
+ * What loading one namespace takes: `fills`, each a section and the buffer
+ * to read it into whole (then check its CRC with `checkFill`); after all are
+ * read, `finish` makes the snapshot. The residual rows and the texts are not
+ * filled: they stay in `file`, read by position when asked for.
+ */
+export function planNamespace(
+  entry: NamespaceEntry,
+  file: RandomAccess,
+): { fills: Fill[]; finish(): NamespaceSnapshot } {
+  const fills: Fill[] = [];
+  const section = (name: string, expected?: number) => {
+    const found = entry.sections[name];
+    if (!found || (expected !== undefined && found.bytes !== expected)) {
+      throw new SectionDamage(
+        `${entry.namespace}'s section ${name} is missing or of the wrong size`,
+        found?.at ?? 0,
+      );
+    }
+    return found;
+  };
+  const fill = <A extends ArrayBufferView>(
+    name: string,
+    into: A,
+    scratch = false,
+    later?: () => Uint8Array,
+  ): A => {
+    const bytes = bytesOf(into);
+    fills.push({
+      name,
+      section: section(name, scratch ? undefined : bytes.length),
+      into: bytes,
+      ...(later ? { later } : {}),
+    });
+    return into;
+  };
+  const { count, dimensions, dense } = entry;
+  const lengths = fill("lengths", new Uint32Array(count));
+  const termsText = fill("terms", new Uint8Array(section("terms").bytes), true);
+  const termOffsets = fill("termOffsets", new Uint32Array(entry.terms + 1));
+  const termSlots = fill("termSlots", new Uint32Array(entry.termEntries));
+  const termCounts = fill("termValues", new Uint16Array(entry.termEntries));
+  let dimOffsets = new Uint32Array(dimensions + 1);
+  let dimSlots = new Uint32Array(0);
+  let dimValues = new Float32Array(0);
+  let vectors: DenseVectors | undefined;
+  if (!dense) {
+    dimOffsets = fill("dimOffsets", dimOffsets);
+    dimSlots = fill("dimSlots", new Uint32Array(entry.dimEntries));
+    dimValues = fill("dimValues", new Float32Array(entry.dimEntries));
+  } else {
+    const mean = dense.codes
+      ? fill("mean", new Float32Array(dense.codes)) as Float32Array
+      : undefined;
+    const residuals = section("residuals", count * storedRowBytes(dense.stride));
+    // The mean is read in later, into this same array: the bit codes keep it as given.
+    vectors = DenseVectors.empty(
+      dimensions,
+      count,
+      mean,
+      new StoredRows(dimensions, count, residuals.at, file),
+    );
+    if (
+      vectors.rows.stride !== dense.stride || (vectors.bits?.stride ?? 0) !== dense.codeStride ||
+      (mean && vectors.bits?.mean !== mean)
+    ) {
+      throw new SectionDamage(`${entry.namespace}'s rows do not fit its layout`, residuals.at);
+    }
+    const { rows, bits } = vectors;
+    const loaded = rows.loadInto(count);
+    // Damage here only shifts scores (no id, text or slot number comes from these bytes).
+    fill("rowCodes", loaded.codes, false, () => bytesOf(rows.codes(0, count)));
+    fill("rowScales", loaded.scales, false, () => bytesOf(rows.loadInto(count).scales));
+    if (bits) fill("bitCodes", bits.loadInto(count), false, () => bits.codes(0, count));
+  }
+  const textOffsets = fill("textOffsets", new Float64Array(count + 1));
+  const textCrcs = fill("textCrcs", new Uint32Array(count));
+  const ids = fill("ids", new Uint8Array(section("ids").bytes), true);
+  const metadata = fill("metadata", new Uint8Array(section("metadata").bytes), true);
+  const texts = section("texts");
+  return {
+    fills,
+    finish() {
+      vectors?.rows.adopt(count);
+      vectors?.bits?.adopt(count);
+      if (textOffsets[count] !== texts.bytes) {
+        throw new SectionDamage(`${entry.namespace}'s texts do not fit their offsets`, texts.at);
+      }
+      const decoded = new TextDecoder().decode(termsText);
+      const snapshot: NamespaceSnapshot = {
+        dimensions,
+        ids: parseBatches<string>(ids, entry.namespace, section("ids").at),
+        texts: new TextColumn(undefined, new StoredTexts(texts.at, textOffsets, textCrcs, file)),
+        metadata: parseBatches<ChunkMetadata>(metadata, entry.namespace, section("metadata").at),
+        lengths,
+        terms: decoded === "" ? [] : decoded.split(" "),
+        termOffsets,
+        termSlots,
+        termCounts,
+        dimOffsets,
+        dimSlots,
+        dimValues,
+        ...(vectors ? { vectors } : {}),
+      };
+      if (
+        snapshot.ids.length !== count || snapshot.metadata.length !== count ||
+        snapshot.terms.length !== entry.terms
+      ) throw new SectionDamage(`${entry.namespace} is incomplete`, section("ids").at);
+      return snapshot;
+    },
+  };
+}
+
+/** Throws where a filled section's bytes fail its CRC. */
+export function checkFill(fill: Fill): void {
+  if (fastCrc32(fill.into) !== fill.section.crc) {
+    throw new SectionDamage(`the section ${fill.name} fails its checksum`, fill.section.at);
+  }
+}
+
+/** How much a background check takes in one turn of the event loop. */
+const CHECK_SLICE = 4 << 20;
+
+/**
+ * Checks the CRCs of the `later` fills a slice at a time, yielding between
+ * slices, so a load's requests are served meanwhile. Rejects with the
+ * section's damage.
+ */
+export async function checkLater(fills: Fill[]): Promise<void> {
+  for (const fill of fills) {
+    let crc = 0;
+    const size = fill.section.bytes;
+    for (let at = 0; at < size; at += CHECK_SLICE) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      crc = fastCrc32(fill.later!().subarray(at, Math.min(size, at + CHECK_SLICE)), crc);
+    }
+    if (crc !== fill.section.crc) {
+      throw new SectionDamage(`the section ${fill.name} fails its checksum`, fill.section.at);
+    }
+  }
+}
+
+function parseBatches<T>(bytes: Uint8Array, namespace: string, at: number): T[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const decoder = new TextDecoder();
+  const out: T[] = [];
+  for (let offset = 0; offset < bytes.length;) {
+    const length = view.getUint32(offset, true);
+    const batch = JSON.parse(decoder.decode(bytes.subarray(offset + 4, offset + 4 + length)));
+    if (!Array.isArray(batch)) throw new SectionDamage(`${namespace}'s ids or metadata`, at);
+    for (const value of batch) out.push(value as T);
+    offset += 4 + length;
+  }
+  return out;
+}
+
+/** A format-2 checkpoint held in memory, read whole (tests; the Deno loader reads by section). */
+export function readCheckpointV2(
+  bytes: Uint8Array,
+  file = "memory",
+): { generation: number; namespaces: Map<string, NamespaceSnapshot> } {
+  const footer = readFooter(bytes.subarray(bytes.length - FOOTER_BYTES), bytes.length);
+  const directory = parseDirectory(
+    bytes.subarray(footer.at, footer.at + footer.bytes),
+    footer.crc,
+    footer.at,
+  );
+  const access: RandomAccess = {
+    file,
+    readSync(at, into) {
+      into.set(bytes.subarray(at, at + into.length));
+    },
+    batch: (work) => work(),
+  };
+  const namespaces = new Map<string, NamespaceSnapshot>();
+  for (const entry of directory.namespaces) {
+    const plan = planNamespace(entry, access);
+    for (const fill of plan.fills) {
+      const { at, bytes: size } = fill.section;
+      if (at + size > footer.at) {
+        throw new SectionDamage(`section ${fill.name} runs past the end`, at);
+      }
+      fill.into.set(bytes.subarray(at, at + size));
+      checkFill(fill);
+    }
+    namespaces.set(entry.namespace, plan.finish());
+  }
+  return { generation: directory.generation, namespaces };
+}
