@@ -387,3 +387,22 @@ Deno.test("POST /v1/rerank tot pins three dimensions per level with dimensions_p
     [["lexical", "semantic", "stylistic"], "request"],
   ]);
 });
+
+Deno.test("GET /openapi.json shows tot.dimensions_per_level: an integer 1-5, default 2", async () => {
+  const { app, env } = testApp();
+  const response = await app.request("/openapi.json", {}, env);
+  assert.equal(response.status, 200);
+  type Schema = { properties?: Record<string, Schema>; [key: string]: unknown };
+  const document = await response.json() as {
+    paths: Record<
+      string,
+      { post: { requestBody: { content: Record<string, { schema: Schema }> } } }
+    >;
+  };
+  const body = document.paths["/v1/rerank"]!.post.requestBody.content["application/json"]!.schema;
+  const count = body.properties!.tot!.properties!.dimensions_per_level!;
+  assert.equal(count.type, "integer");
+  assert.equal(count.minimum, 1);
+  assert.equal(count.maximum, 5);
+  assert.equal(count.default, 2);
+});

@@ -46,10 +46,16 @@ export const totOptionsSchema = z.strictObject({
     }),
   dimensions: z.strictObject({
     level1: pinnedOf(QUALITY_DIMENSIONS as unknown as [QualityDimension, ...QualityDimension[]])
-      .optional().meta({ description: "Text-quality dimensions; the agent picks when absent" }),
+      .optional().meta({
+        description:
+          "Text-quality dimensions, `dimensions_per_level` of them; the agent picks when absent",
+      }),
     level2: pinnedOf(
       SIMILARITY_DIMENSIONS as unknown as [SimilarityDimension, ...SimilarityDimension[]],
-    ).optional().meta({ description: "Similarity dimensions; the agent picks when absent" }),
+    ).optional().meta({
+      description:
+        "Similarity dimensions, `dimensions_per_level` of them; the agent picks when absent",
+    }),
   }).optional(),
   unit: z.enum(TOT_UNITS, { error: `must be one of ${TOT_UNITS.join(", ")}` }).default("passage"),
   models: z.partialRecord(
