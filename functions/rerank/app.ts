@@ -77,9 +77,10 @@ const rerankSchema = z.strictObject({
       "`m` iterations, 3 by default, at most 5; `answer_stop` p in (0, 1].",
   }),
   tot: totOptionsSchema.optional().meta({
-    description: "Strategy tot only (ToT-RAG): `dimensions.level1` pins two text-quality " +
-      "dimensions, `dimensions.level2` two similarity dimensions (else each level's agent " +
-      "picks); `unit` passage (default) or sentence.",
+    description: "Strategy tot only (ToT-RAG): `dimensions_per_level` (1-5, default 2) is how " +
+      "many dimensions each level scores on; `dimensions.level1` pins that many text-quality " +
+      "dimensions, `dimensions.level2` that many similarity dimensions (else each level's " +
+      "agent picks); `unit` passage (default) or sentence.",
   }),
 });
 

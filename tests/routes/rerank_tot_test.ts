@@ -11,7 +11,7 @@ import { RERANK_DOCUMENTS, RERANK_QUERY } from "./rerank_corpus.ts";
 
 type Level = {
   kind: string;
-  dimensions: [string, string];
+  dimensions: string[];
   chosen_by: string;
   thresholds: Record<string, number>;
   candidates: { index: number; scores: Record<string, number>; kept: boolean }[];
@@ -60,7 +60,7 @@ const mean = (scores: Record<string, number>, names: readonly string[]) =>
  * threshold of its level; the results are level 2's kept ones, best first
  * by mean level-2 score, then mean level-1 score.
  */
-function assertTree(body: TotBody, candidateCount: number) {
+function assertTree(body: TotBody, candidateCount: number, dimensionsPerLevel = 2) {
   const [first, second] = body.tree.levels;
   assert.equal(body.tree.levels.length, 2);
   assert.equal(first!.kind, "quality");
@@ -68,9 +68,10 @@ function assertTree(body: TotBody, candidateCount: number) {
   for (
     const [level, pool] of [[first!, QUALITY_DIMENSIONS], [second!, SIMILARITY_DIMENSIONS]] as const
   ) {
-    const [a, b] = level.dimensions;
+    assert.equal(level.dimensions.length, dimensionsPerLevel, `${level.dimensions}`);
+    assert.equal(new Set(level.dimensions).size, dimensionsPerLevel, `${level.dimensions}`);
     assert.ok(
-      a !== b && pool.includes(a as never) && pool.includes(b as never),
+      level.dimensions.every((name) => pool.includes(name as never)),
       `${level.dimensions}`,
     );
     assert.deepEqual(Object.keys(level.thresholds).sort(), [...level.dimensions].sort());
@@ -221,7 +222,21 @@ Deno.test("POST /v1/rerank tot answers 400 for options it cannot take", async ()
       { strategy: "tot", tot: { dimensions: { level1: ["lexical", "fluency"] } } },
       /level1\.0: must be one of fluency/,
     ],
-    [{ strategy: "tot", tot: { dimensions: { level2: ["lexical"] } } }, /level2: must name two/],
+    [
+      { strategy: "tot", tot: { dimensions: { level2: ["lexical"] } } },
+      /^tot\.dimensions\.level2: must name 2 dimensions \(dimensions_per_level\)/,
+    ],
+    [{ strategy: "tot", tot: { dimensions_per_level: 0 } }, /^tot\.dimensions_per_level: /],
+    [{ strategy: "tot", tot: { dimensions_per_level: "x" } }, /^tot\.dimensions_per_level: /],
+    [{ strategy: "tot", tot: { dimensions_per_level: 2.5 } }, /^tot\.dimensions_per_level: /],
+    [{ strategy: "tot", tot: { dimensions_per_level: 6 } }, /^tot\.dimensions_per_level: .*5/],
+    [
+      {
+        strategy: "tot",
+        tot: { dimensions_per_level: 3, dimensions: { level1: ["fluency", "novelty"] } },
+      },
+      /^tot\.dimensions\.level1: must name 3 dimensions/,
+    ],
     [{ strategy: "tot", tot: { unit: "word" } }, /tot\.unit/],
     [{ strategy: "tot", tot: { models: { flavour: "m" } } }, /tot\.models\.flavour/],
     [
@@ -335,4 +350,59 @@ Deno.test("the sift-tot chat preset and the tot evaluation variants run strategy
   assert.equal(plain!.pipeline.rerank?.top_n, plain!.pipeline.retrieval.top_k, "no cut");
   assert.equal(fused!.pipeline.rerank?.strategy, "tot");
   assert.equal(fused!.pipeline.retrieval.fusion, 4);
+});
+
+for (const [mode, env] of [["structured", undefined], ["text", TEXT_MODE]] as const) {
+  Deno.test(`POST /v1/rerank tot (${mode} mode) with tot.dimensions_per_level 3 scores each level on three`, async () => {
+    const body = await rerankTot({ tot: { dimensions_per_level: 3 } }, env);
+    assertTree(body, RERANK_DOCUMENTS.length, 3);
+    assert.equal(body.degraded, false);
+    assert.deepEqual(body.tree.levels.map((level) => level.chosen_by), ["agent", "agent"]);
+    assert.ok(body.results.every((r) => Object.keys(r.scores.criteria).length === 6));
+    assert.equal(body.results[0]!.id, "bm25-paper");
+    // The default is two, as before the option: the same request without it scores on two.
+    const two = await rerankTot({}, env);
+    assertTree(two, RERANK_DOCUMENTS.length, 2);
+    assert.deepEqual(
+      two.tree.levels.map((level) => level.dimensions),
+      body.tree.levels.map((level) => level.dimensions.slice(0, 2)),
+      "the offline agent's first two by spread are the same either way",
+    );
+  });
+}
+
+Deno.test("POST /v1/rerank tot pins three dimensions per level with dimensions_per_level 3", async () => {
+  const body = await rerankTot({
+    tot: {
+      dimensions_per_level: 3,
+      dimensions: {
+        level1: ["fluency", "accuracy", "novelty"],
+        level2: ["lexical", "semantic", "stylistic"],
+      },
+    },
+  });
+  assertTree(body, RERANK_DOCUMENTS.length, 3);
+  assert.deepEqual(body.tree.levels.map((level) => [level.dimensions, level.chosen_by]), [
+    [["fluency", "accuracy", "novelty"], "request"],
+    [["lexical", "semantic", "stylistic"], "request"],
+  ]);
+});
+
+Deno.test("GET /openapi.json shows tot.dimensions_per_level: an integer 1-5, default 2", async () => {
+  const { app, env } = testApp();
+  const response = await app.request("/openapi.json", {}, env);
+  assert.equal(response.status, 200);
+  type Schema = { properties?: Record<string, Schema>; [key: string]: unknown };
+  const document = await response.json() as {
+    paths: Record<
+      string,
+      { post: { requestBody: { content: Record<string, { schema: Schema }> } } }
+    >;
+  };
+  const body = document.paths["/v1/rerank"]!.post.requestBody.content["application/json"]!.schema;
+  const count = body.properties!.tot!.properties!.dimensions_per_level!;
+  assert.equal(count.type, "integer");
+  assert.equal(count.minimum, 1);
+  assert.equal(count.maximum, 5);
+  assert.equal(count.default, 2);
 });

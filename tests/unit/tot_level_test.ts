@@ -169,3 +169,67 @@ Deno.test("rerankTot() asks for json_schema in structured mode and reads the JSO
   assert.deepEqual(body.results.map((r) => [r.index, r.relevance_score]), [[0, 0.9]]);
   assert.equal(body.degraded, false);
 });
+
+/** Thresholds at 0.5 for every dimension the evaluator's prompt names. */
+function allThresholds(call: FakeCall): string {
+  const names = /dimensions: ([\w, ]+)\./.exec(call.system)?.[1]?.split(", ") ?? [];
+  return names.map((name) => `${name}: 0.5`).join("\n");
+}
+
+Deno.test("rerankTot() with dimensions_per_level 3 asks for three, and a reply naming two gets a correction turn", async () => {
+  const { deps: d, calls } = deps(script({
+    "tot-agent": (call) => {
+      const level1 = call.system.includes("- fluency:");
+      // Two at first; three once corrected.
+      if (call.messages.length <= 2) {
+        return level1 ? "Dimensions: fluency, novelty" : "Dimensions: lexical, semantic";
+      }
+      return level1
+        ? "Dimensions: fluency, novelty, accuracy"
+        : "Dimensions: lexical, semantic, pragmatic";
+    },
+    "tot-threshold": allThresholds,
+  }));
+  const body = await rerankTot(d, {
+    query: QUERY,
+    documents: DOCUMENTS,
+    tot: { unit: "passage", dimensions_per_level: 3 },
+  });
+  const agentCalls = calls.filter((c) => c.prompt.startsWith("tot-agent@"));
+  assert.ok(agentCalls.every((c) => c.prompt === "tot-agent@2"));
+  assert.ok(agentCalls.every((c) => /Choose the three dimensions/.test(c.system)));
+  assert.ok(agentCalls.every((c) => /Dimensions: <first>, <second>, <third>/.test(c.system)));
+  assert.equal(agentCalls.length, 4, "one correction turn per level");
+  assert.deepEqual(body.tree.levels.map((l) => [l.dimensions, l.chosen_by]), [
+    [["fluency", "novelty", "accuracy"], "agent"],
+    [["lexical", "semantic", "pragmatic"], "agent"],
+  ]);
+  assert.equal(body.degraded, false);
+  assert.equal(Object.keys(body.results[0]!.scores!.criteria).length, 6);
+});
+
+Deno.test("rerankTot() with dimensions_per_level 3: fewer even after a correction is completed and degraded; more is cut, with a warning", async () => {
+  const { deps: d } = deps(script({
+    "tot-agent": (call) =>
+      call.system.includes("- fluency:")
+        ? "Dimensions: fluency, novelty"
+        : "Dimensions: stylistic, lexical, semantic, structural",
+    "tot-threshold": allThresholds,
+  }));
+  const body = await rerankTot(d, {
+    query: QUERY,
+    documents: DOCUMENTS,
+    tot: { unit: "passage", dimensions_per_level: 3 },
+  });
+  const [first, second] = body.tree.levels;
+  assert.deepEqual(first!.dimensions, ["fluency", "novelty", "accuracy"]);
+  assert.equal(first!.chosen_by, "default");
+  assert.equal(first!.degraded, true);
+  assert.deepEqual(second!.dimensions, ["stylistic", "lexical", "semantic"]);
+  assert.equal(second!.chosen_by, "agent");
+  assert.ok(body.warnings!.some((w) => /^level 1: the agent's reply named fewer than 3/.test(w)));
+  assert.ok(
+    body.warnings!.some((w) => /^level 2: the agent named 4 dimensions; the first 3/.test(w)),
+    body.warnings!.join("\n"),
+  );
+});

@@ -1,7 +1,7 @@
 import type { LlmContext } from "../../../shared/llm/client.ts";
 import type { TotDimension, TotLevelKind } from "../../../shared/rerank/tot/dimensions.ts";
 import { bestHalf } from "../../../shared/rerank/tot/thresholds.ts";
-import { chooseDimensions, type DimensionPair } from "./agent.ts";
+import { chooseDimensions } from "./agent.ts";
 import type { TotUsage } from "./ask.ts";
 import type { Candidate } from "./candidates.ts";
 import { setThresholds } from "./evaluator.ts";
@@ -10,7 +10,7 @@ import { scoreCandidates, type ScoredCandidate } from "./scoring.ts";
 /** One level of the response's `tree`: exactly the candidates that reached it. */
 export type TotLevel = {
   kind: TotLevelKind;
-  dimensions: DimensionPair;
+  dimensions: TotDimension[];
   chosen_by: "request" | "agent" | "default";
   thresholds: Record<string, number>;
   candidates: {
@@ -51,8 +51,8 @@ function missed(entry: ScoredCandidate, thresholds: Record<string, number>): str
 
 /**
  * One level of the tree, breadth first over all candidates that reached it:
- * the agent picks two dimensions (or the request pinned them), every
- * candidate is scored on both, the evaluator sets a threshold per dimension,
+ * the agent picks `count` dimensions (or the request pinned them), every
+ * candidate is scored on each, the evaluator sets a threshold per dimension,
  * and those at or above every threshold go on. When no one does, the best
  * half by mean score goes on and the level says `degraded`, so a strict
  * evaluator never leaves the answer with nothing.
@@ -65,7 +65,9 @@ export async function runLevel(
     label: string;
     query: string;
     candidates: readonly Candidate[];
-    pinned: DimensionPair | undefined;
+    pinned: readonly TotDimension[] | undefined;
+    /** How many dimensions the level scores on (`tot.dimensions_per_level`). */
+    count: number;
     concurrency: number;
     models?: Readonly<Partial<Record<TotDimension, string>>> | undefined;
   },

@@ -95,15 +95,23 @@ function named(text: string, pool: readonly TotDimension[]): TotDimension[] {
 const dimensionsObject = z.object({ dimensions: z.array(z.string()) });
 
 /**
- * The agent's choice, up to two distinct dimensions of `pool`: the JSON's
+ * The agent's choice of `count` dimensions (2 unless `tot.dimensions_per_level`
+ * says otherwise): the distinct dimensions of `pool` in the JSON's
  * `dimensions`, else those named after the last "Dimensions:" label (or
- * anywhere, without one, when at most two are named: more is unreadable),
- * first named first. May return fewer than two.
+ * anywhere, without one, when at most `count` are named: more is weighing
+ * options, not choosing), first named first. `dimensions` holds the first
+ * `count` (maybe fewer: the caller corrects, then degrades); `more`, those a
+ * labelled or JSON reply named past them (the caller says they were left out).
  *
  * @example
- * parseDimensions("Dimensions: **Semantic**, lexical", SIMILARITY_DIMENSIONS); // ["semantic", "lexical"]
+ * readDimensions("Dimensions: fluency, accuracy, novelty, conciseness", QUALITY_DIMENSIONS, 3);
+ * // { dimensions: ["fluency", "accuracy", "novelty"], more: ["conciseness"] }
  */
-export function parseDimensions(reply: string, pool: readonly TotDimension[]): TotDimension[] {
+export function readDimensions(
+  reply: string,
+  pool: readonly TotDimension[],
+  count: number,
+): { dimensions: TotDimension[]; more: TotDimension[] } {
   const json = dimensionsObject.safeParse(extractJsonObject(reply));
   const found = json.success
     ? json.data.dimensions.flatMap((name) => named(name, pool).slice(0, 1))
@@ -111,10 +119,25 @@ export function parseDimensions(reply: string, pool: readonly TotDimension[]): T
       const text = plain(reply);
       const labels = [...text.matchAll(/\bdimensions?\s*:/gi)];
       const found = named(text.slice(labels.at(-1)?.index ?? 0), pool);
-      // Without a label, naming three or more is weighing options, not choosing two.
-      return labels.length === 0 && found.length > 2 ? [] : found;
+      return labels.length === 0 && found.length > count ? [] : found;
     })();
-  return [...new Set(found)].slice(0, 2);
+  const distinct = [...new Set(found)];
+  return { dimensions: distinct.slice(0, count), more: distinct.slice(count) };
+}
+
+/**
+ * The agent's choice, up to `count` (default 2) distinct dimensions of
+ * `pool`, as `readDimensions` reads it. May return fewer.
+ *
+ * @example
+ * parseDimensions("Dimensions: **Semantic**, lexical", SIMILARITY_DIMENSIONS); // ["semantic", "lexical"]
+ */
+export function parseDimensions(
+  reply: string,
+  pool: readonly TotDimension[],
+  count = 2,
+): TotDimension[] {
+  return readDimensions(reply, pool, count).dimensions;
 }
 
 const thresholdsObject = z.object({ thresholds: z.record(z.string(), z.number()) });

@@ -3,7 +3,7 @@ import {
   QUALITY_DIMENSIONS,
   SIMILARITY_DIMENSIONS,
 } from "../../../shared/rerank/tot/dimensions.ts";
-import { parseDimensions, parseScore, parseThresholds } from "./parse.ts";
+import { parseDimensions, parseScore, parseThresholds, readDimensions } from "./parse.ts";
 
 Deno.test("parseScore() reads a bare decimal, JSON, and the number after a score label", () => {
   assert.equal(parseScore("0.72"), 0.72);
@@ -80,4 +80,58 @@ Deno.test("parseThresholds() leaves out what it cannot read", () => {
   });
   assert.deepEqual(parseThresholds("0.5, 0.4, 0.3", ["fluency", "novelty"]), {});
   assert.deepEqual(parseThresholds("no idea", ["fluency", "novelty"]), {});
+});
+
+Deno.test("readDimensions() with a count of 3 reads three, keeps the first three of more, and says so", () => {
+  assert.deepEqual(
+    readDimensions("Dimensions: semantic, lexical, pragmatic", SIMILARITY_DIMENSIONS, 3),
+    { dimensions: ["semantic", "lexical", "pragmatic"], more: [] },
+  );
+  assert.deepEqual(
+    readDimensions('{"dimensions": ["novelty", "fluency", "accuracy"]}', QUALITY_DIMENSIONS, 3),
+    { dimensions: ["novelty", "fluency", "accuracy"], more: [] },
+  );
+  // More than asked, under a label or in JSON: the first three, the rest reported.
+  assert.deepEqual(
+    readDimensions(
+      "Dimensions: fluency, accuracy, novelty, conciseness",
+      QUALITY_DIMENSIONS,
+      3,
+    ),
+    { dimensions: ["fluency", "accuracy", "novelty"], more: ["conciseness"] },
+  );
+  assert.deepEqual(
+    readDimensions(
+      '{"dimensions": ["stylistic", "lexical", "semantic", "structural"]}',
+      SIMILARITY_DIMENSIONS,
+      3,
+    ),
+    { dimensions: ["stylistic", "lexical", "semantic"], more: ["structural"] },
+  );
+  // Three named without a label is a choice of three; four is weighing options.
+  assert.deepEqual(
+    parseDimensions("I'd go with lexical, semantic and structural.", SIMILARITY_DIMENSIONS, 3),
+    ["lexical", "semantic", "structural"],
+  );
+  assert.deepEqual(
+    parseDimensions(
+      "Lexical, semantic, structural and stylistic all vary.",
+      SIMILARITY_DIMENSIONS,
+      3,
+    ),
+    [],
+  );
+});
+
+Deno.test("readDimensions() with a count of 3 returns fewer when fewer are named (the caller corrects)", () => {
+  assert.deepEqual(
+    readDimensions("Dimensions: fluency, novelty", QUALITY_DIMENSIONS, 3),
+    { dimensions: ["fluency", "novelty"], more: [] },
+  );
+  assert.deepEqual(
+    parseDimensions("Dimensions: fluency, fluency, fluency", QUALITY_DIMENSIONS, 3),
+    [
+      "fluency",
+    ],
+  );
 });

@@ -35,15 +35,30 @@ function definition(name: TotDimension): string {
   return quality[name] ?? similarity[name] ?? "";
 }
 
-/** The agent's prompt: the level's five dimensions and every candidate (cut when long). */
+/** "two", "three": how the agent's prompt says how many dimensions to choose. */
+const COUNT_WORDS = ["none", "one", "two", "three", "four", "five"];
+
+/**
+ * The agent's prompt: the level's five dimensions, how many to choose
+ * (`count`, 1-5), and every candidate (cut when long).
+ */
 export function renderAgent(
   kind: TotLevelKind,
   query: string,
   candidates: readonly Candidate[],
   structured: boolean,
+  count = 2,
 ): RenderedPrompt {
-  const format = structured ? totAgentPrompt.formatJson : totAgentPrompt.formatText;
+  const slots = totAgentPrompt.slots.slice(0, count).map((slot) => `<${slot}>`);
+  const counted = { count: COUNT_WORDS[count] ?? String(count) };
+  const format = structured
+    ? renderTemplate(totAgentPrompt.formatJson, {
+      ...counted,
+      slots_json: slots.map((slot) => `"${slot}"`).join(", "),
+    })
+    : renderTemplate(totAgentPrompt.formatText, { slots: slots.join(", ") });
   const system = renderTemplate(totAgentPrompt.system, {
+    ...counted,
     stage: totAgentPrompt.stages[kind],
     dimensions: dimensionsOf(kind).map((name) => `- ${name}: ${definition(name)}`).join("\n"),
     format,

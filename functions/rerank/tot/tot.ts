@@ -1,7 +1,11 @@
 import { sha256Hex } from "../../../shared/hash.ts";
 import { promptTag } from "../../../shared/llm/prompt.ts";
 import { DEFAULT_BATCH_CONCURRENCY } from "../../../shared/rerank/batch.ts";
-import type { TotOptions, TotUnit } from "../../../shared/rerank/tot/options.ts";
+import {
+  DEFAULT_DIMENSIONS_PER_LEVEL,
+  type TotOptions,
+  type TotUnit,
+} from "../../../shared/rerank/tot/options.ts";
 import type { Readings, RerankDocument } from "../../../shared/rerank/types.ts";
 import type { Deps } from "../../../shared/runtime.ts";
 import { totAgentPrompt } from "../../../prompts/tot-agent.ts";
@@ -56,7 +60,8 @@ async function cacheKey(
 /**
  * ToT-RAG (paper 003 §3): a two-level tree screens the candidates (passages,
  * or their sentences) breadth first: level 1 on text quality, level 2 on
- * similarity to the query, each on the two dimensions its agent picks and
+ * similarity to the query, each on the dimensions its agent picks (two
+ * unless `tot.dimensions_per_level` says otherwise) and
  * the thresholds its evaluator sets. Survivors are ordered by mean level-2
  * score, then mean level-1 score, then retrieval order. Results are cached
  * unless a level degraded.
@@ -71,7 +76,10 @@ export async function rerankTot(
   },
   signal?: AbortSignal,
 ): Promise<TotResponse> {
-  const options: TotOptions = request.tot ?? { unit: "passage" };
+  const given: TotOptions = request.tot ?? { unit: "passage" };
+  // Spelled out, so a request that leaves the count out shares the cache with one that says 2.
+  const count = given.dimensions_per_level ?? DEFAULT_DIMENSIONS_PER_LEVEL;
+  const options: TotOptions = { ...given, dimensions_per_level: count };
   const topN = request.top_n ?? Number.POSITIVE_INFINITY;
   const key = await cacheKey(deps, request, options);
   const hit = await deps.cache.get<Omit<TotResponse, "usage">>(key);
@@ -99,6 +107,7 @@ export async function rerankTot(
         label: "level 1",
         candidates,
         pinned: options.dimensions?.level1,
+        count,
         models: options.models,
       },
       usage,
@@ -112,6 +121,7 @@ export async function rerankTot(
         label: "level 2",
         candidates: first.kept.map((entry) => entry.candidate),
         pinned: options.dimensions?.level2,
+        count,
         models: options.models,
       },
       usage,

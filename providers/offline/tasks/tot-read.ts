@@ -27,16 +27,30 @@ export function readScorePrompt(
   };
 }
 
-/** The agent's prompt: its level (from the dimensions it lists), the query and the candidates. */
+const COUNT_WORDS = ["one", "two", "three", "four", "five"];
+
+/**
+ * The agent's prompt: its level (from the dimensions it lists), how many to
+ * choose ("Choose the three dimensions"; 2 when unsaid), the query and the
+ * candidates.
+ */
 export function readAgentPrompt(
   system: string,
   user: string,
-): { kind: TotLevelKind; pool: readonly TotDimension[]; query: string; candidates: string[] } {
+): {
+  kind: TotLevelKind;
+  pool: readonly TotDimension[];
+  count: number;
+  query: string;
+  candidates: string[];
+} {
+  const word = /\bchoose the (\w+) dimensions?\b/i.exec(system)?.[1]?.toLowerCase() ?? "";
+  const count = COUNT_WORDS.includes(word) ? COUNT_WORDS.indexOf(word) + 1 : Number(word) || 2;
   const first = /^- (\w+):/m.exec(system)?.[1] ?? "";
   const kind = levelOf(first) ?? "quality";
   const candidates = [...user.matchAll(/<candidate index="\d+">\n([\s\S]*?)\n<\/candidate>/g)]
     .map((match) => match[1] ?? "");
-  return { kind, pool: dimensionsOf(kind), query: block(user, "query"), candidates };
+  return { kind, pool: dimensionsOf(kind), count, query: block(user, "query"), candidates };
 }
 
 /**

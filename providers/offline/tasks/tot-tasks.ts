@@ -18,28 +18,29 @@ function spread(values: readonly number[]): number {
 }
 
 /**
- * `tot-agent@1`: the paper's priority rule, applied to the offline
- * heuristics: the two dimensions whose scores spread the most across the
- * candidates (the earlier in the list on a tie).
+ * `tot-agent@2`: the paper's priority rule, applied to the offline
+ * heuristics: the dimensions whose scores spread the most across the
+ * candidates (the earlier in the list on a tie), as many as the prompt asks.
  */
 export const totAgentTask: OfflineTask = {
   reply(input) {
-    const { kind, pool, query, candidates } = readAgentPrompt(input.system, input.user);
+    const { kind, pool, count, query, candidates } = readAgentPrompt(input.system, input.user);
     const score = (name: string, text: string) =>
       kind === "quality"
         ? qualityScore(name as QualityDimension, text)
         : similarityScore(name as SimilarityDimension, query, text);
-    const [first, second] = pool
+    const chosen = pool
       .map((name, order) => ({
         name,
         order,
         spread: spread(candidates.map((t) => score(name, t))),
       }))
       .sort((x, y) => y.spread - x.spread || x.order - y.order)
-      .map((entry) => entry.name);
+      .map((entry) => entry.name)
+      .slice(0, count);
     return wantsJson(input)
-      ? JSON.stringify({ dimensions: [first, second] })
-      : `Dimensions: ${first}, ${second}`;
+      ? JSON.stringify({ dimensions: chosen })
+      : `Dimensions: ${chosen.join(", ")}`;
   },
 };
 

@@ -10,7 +10,9 @@ const totLevelSchema = z.object({
   kind: z.enum(["quality", "similarity"]).meta({
     description: "Level 1 judges text quality, level 2 similarity to the query",
   }),
-  dimensions: z.tuple([dimension, dimension]),
+  dimensions: z.array(dimension).min(1).max(5).meta({
+    description: "The level's dimensions, `tot.dimensions_per_level` of them (2 by default)",
+  }),
   chosen_by: z.enum(["request", "agent", "default"]).meta({
     description: "Pinned by the request, picked by the agent, or the default pair when the " +
       "agent's reply was unusable",
