@@ -13,6 +13,19 @@
  */
 import { createSiftApp } from "../app.ts";
 import { startServer } from "./bench-index.ts";
+import { type Command, commandArgs, usageMistake } from "./cli.ts";
+
+const COMMAND = {
+  usage: "deno task bench:http [options]",
+  about:
+    `sift's HTTP server beside a trivial Deno.serve handler, in one run: requests/s and server CPU per
+request for GET /healthz and sparse POST /v1/search, with a keep-alive client and with
+Connection: close (wrk when installed, else a Deno client). Loopback only.`,
+  flags: {
+    seconds: { type: "string", value: "N", help: "seconds per measurement", default: "5" },
+    rounds: { type: "string", value: "N", help: "rounds, alternating the servers", default: "2" },
+  },
+} satisfies Command;
 
 export type HttpRow = {
   /** `keep-alive` (one connection per client, reused) or `close` (a connection per request). */
@@ -34,11 +47,6 @@ export type HttpReport = {
 const TICKS_PER_SECOND = 100; // Linux's USER_HZ
 const CONNECTIONS = 8;
 const SEARCH = { query: "How does reciprocal rank fusion work?", mode: "sparse", top_k: 10 };
-
-function flag(name: string): string | undefined {
-  const at = Deno.args.indexOf(`--${name}`);
-  return at >= 0 ? Deno.args[at + 1] : undefined;
-}
 
 /** user + system CPU time of a process (`self` for this one), in milliseconds. */
 function cpuMs(pid: number | "self"): number {
@@ -264,10 +272,16 @@ export function httpTable(report: HttpReport): string {
 }
 
 if (import.meta.main) {
-  const report = await benchHttp({
-    seconds: Number(flag("seconds") ?? 5),
-    rounds: Number(flag("rounds") ?? 2),
-  });
+  const { values, positionals } = commandArgs(COMMAND);
+  if (positionals.length) usageMistake(COMMAND, `unexpected argument ${positionals[0]}`);
+  const seconds = Number(values.seconds ?? 5);
+  const rounds = Number(values.rounds ?? 2);
+  for (const [name, value] of [["seconds", seconds], ["rounds", rounds]] as const) {
+    if (!Number.isInteger(value) || value < 1) {
+      usageMistake(COMMAND, `--${name} must be a whole number above 0`);
+    }
+  }
+  const report = await benchHttp({ seconds, rounds });
   console.log(JSON.stringify(report, null, 2));
   console.log(
     `\n${report.tool}, ${CONNECTIONS} connections, ${report.seconds} s × ${report.rounds} rounds`,

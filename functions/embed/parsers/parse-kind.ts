@@ -3,6 +3,7 @@ import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
 import { SiftError } from "../../../shared/errors.ts";
 import { decodeText, type FileKind } from "./detect.ts";
 import type { FileLimits } from "./limits.ts";
+import { reasonOf } from "./reason.ts";
 
 /** A parsed file with the kind it was read as. */
 export type ParsedFile = ParsedDocument & { kind: Exclude<FileKind, "jsonl"> };
@@ -40,13 +41,6 @@ export async function parseKind(
       { cause: error },
     );
   }
-}
-
-/** A library error's first line, short: what was wrong with the file. */
-export function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const line = message.split("\n")[0]!.trim().replace(/\.$/, "");
-  return (line.length > 200 ? `${line.slice(0, 200)}…` : line) || "unknown error";
 }
 
 async function parseByKind(

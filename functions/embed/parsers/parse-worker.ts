@@ -7,7 +7,8 @@
 import { DocumentRefusedError, type RefusalReason } from "../../../shared/documents/refusal.ts";
 import type { FileKind } from "./detect.ts";
 import type { FileLimits } from "./limits.ts";
-import { type ParsedFile, parseKind, reasonOf } from "./parse-kind.ts";
+import { type ParsedFile, parseKind } from "./parse-kind.ts";
+import { reasonOf } from "./reason.ts";
 
 export type ParseJob = { kind: FileKind; bytes: Uint8Array; name: string; limits: FileLimits };
 

@@ -1,5 +1,5 @@
 import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
-import { reasonOf } from "./parse-kind.ts";
+import { reasonOf } from "./reason.ts";
 
 const ascii = (text: string) => new TextEncoder().encode(text);
 const END_OF_FILE = ascii("%%EOF");

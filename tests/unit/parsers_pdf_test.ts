@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
-import { columnLines, loopingPagesPdf, makePdf, type PdfLine } from "../../../tests/helpers/pdf.ts";
-import { parseFile } from "./index.ts";
-import { parsePdf } from "./pdf.ts";
+import { DocumentRefusedError } from "../../shared/documents/refusal.ts";
+import { columnLines, loopingPagesPdf, makePdf, type PdfLine } from "../helpers/pdf.ts";
+import { parseFile } from "../../functions/embed/parsers/index.ts";
+import { parsePdf } from "../../functions/embed/parsers/pdf.ts";
 
 const LIMITS = {
   maxBytes: 10_000_000,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
-import { deflateEntry, docxBomb, zipOf } from "../../../tests/helpers/zip.ts";
-import { unzipEntries } from "./unzip.ts";
+import { DocumentRefusedError } from "../../shared/documents/refusal.ts";
+import { deflateEntry, docxBomb, zipOf } from "../helpers/zip.ts";
+import { unzipEntries } from "../../functions/embed/parsers/unzip.ts";
 
 const DOCUMENT = "word/document.xml";
 const MiB = 1024 * 1024;
