@@ -1,10 +1,13 @@
 import { InvalidRequestError, SiftError } from "../errors.ts";
 import { reciprocalRankFusion } from "../search/rrf.ts";
-import type { IndexLog, RecoveredTail } from "./local/log.ts";
-import { NamespaceIndex } from "./local/namespace.ts";
-import { normalized, prepareChunk, type PreparedChunk } from "./local/prepared.ts";
-import type { IndexRecord } from "./local/record.ts";
-import { decodeDocumentCursor, encodeDocumentCursor } from "./local/document-cursor.ts";
+import type { IndexLog, RecoveredTail } from "../../lib/vector-index/log.ts";
+import { NamespaceIndex } from "../../lib/vector-index/namespace.ts";
+import { normalized, prepareChunk, type PreparedChunk } from "../../lib/vector-index/prepared.ts";
+import type { IndexRecord } from "../../lib/vector-index/record.ts";
+import {
+  decodeDocumentCursor,
+  encodeDocumentCursor,
+} from "../../lib/vector-index/document-cursor.ts";
 import {
   type DocumentPage,
   documentSummary,

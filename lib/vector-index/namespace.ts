@@ -1,7 +1,7 @@
-import { InvalidRequestError } from "../../errors.ts";
-import { matchesFilter } from "../../search/filter.ts";
-import { analyze } from "../../text/analyze.ts";
-import type { ChunkMetadata, MetadataFilter } from "../port.ts";
+import { InvalidRequestError } from "../../shared/errors.ts";
+import { matchesFilter } from "../../shared/search/filter.ts";
+import { analyze } from "../../shared/text/analyze.ts";
+import type { ChunkMetadata, MetadataFilter } from "../../shared/vector/port.ts";
 import {
   dimensionPostings,
   flattenPostings,

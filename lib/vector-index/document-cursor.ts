@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors.ts";
+import { InvalidRequestError } from "../../shared/errors.ts";
 
 /**
  * The embedded indexes page documents by id: the cursor is the last id of

@@ -6,9 +6,9 @@
  * nothing but speed.
  */
 import assert from "node:assert/strict";
-import { Bm25Index } from "../../search/bm25.ts";
-import { mulberry32 } from "../../random.ts";
-import { searchableText } from "../port.ts";
+import { Bm25Index } from "../../shared/search/bm25.ts";
+import { mulberry32 } from "../../shared/random.ts";
+import { searchableText } from "../../shared/vector/port.ts";
 import { NamespaceIndex } from "./namespace.ts";
 import { normalized, prepareChunk, type PreparedChunk } from "./prepared.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { IndexDamagedError } from "../errors.ts";
-import { LocalIndex } from "../vector/local.ts";
-import { prepareChunk } from "../vector/local/prepared.ts";
+import { IndexDamagedError } from "../../../shared/errors.ts";
+import { LocalIndex } from "../../../shared/vector/local.ts";
+import { prepareChunk } from "../prepared.ts";
 import { FileIndexLog } from "./file-index-log.ts";
 
 const NS = { namespace: "default" };

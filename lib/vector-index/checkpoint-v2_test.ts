@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { IndexDamagedError } from "../../errors.ts";
-import { FileIndexLog } from "../../deno/file-index-log.ts";
-import { LocalIndex } from "../local.ts";
-import { mulberry32 } from "../../random.ts";
+import { IndexDamagedError } from "../../shared/errors.ts";
+import { FileIndexLog } from "./deno/file-index-log.ts";
+import { LocalIndex } from "../../shared/vector/local.ts";
+import { mulberry32 } from "../../shared/random.ts";
 import { CODES_FROM_ROWS } from "./dense-vectors.ts";
 import { readCheckpoint } from "./checkpoint.ts";
 import { NamespaceIndex } from "./namespace.ts";

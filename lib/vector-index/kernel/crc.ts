@@ -1,4 +1,4 @@
-import { crc32 as crc32Js } from "../../../crc32.ts";
+import { crc32 as crc32Js } from "../../../shared/crc32.ts";
 import { CRC_WASM_BASE64 } from "./crc-wasm.ts";
 
 /** Bytes checksummed per call: the input is copied through this window of the module's memory. */

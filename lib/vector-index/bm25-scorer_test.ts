@@ -7,10 +7,10 @@
  * recounted), with filters, before and after a checkpoint round trip.
  */
 import assert from "node:assert/strict";
-import { Bm25Index } from "../../search/bm25.ts";
-import { matchesFilter } from "../../search/filter.ts";
-import { mulberry32 } from "../../random.ts";
-import { type MetadataFilter, searchableText } from "../port.ts";
+import { Bm25Index } from "../../shared/search/bm25.ts";
+import { matchesFilter } from "../../shared/search/filter.ts";
+import { mulberry32 } from "../../shared/random.ts";
+import { type MetadataFilter, searchableText } from "../../shared/vector/port.ts";
 import { NamespaceIndex } from "./namespace.ts";
 import { prepareChunk, type PreparedChunk } from "./prepared.ts";
 
