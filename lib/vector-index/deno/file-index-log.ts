@@ -1,4 +1,4 @@
-import { IndexDamagedError } from "../../../shared/errors.ts";
+import { IndexDamagedError } from "../errors.ts";
 import { CheckpointReader } from "../checkpoint.ts";
 import {
   checkFill,
