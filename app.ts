@@ -15,7 +15,7 @@ import { mountResponses } from "./functions/orchestrator/responses/app.ts";
 import { createServer } from "./shared/http/server.ts";
 import { Runtime } from "./shared/runtime.ts";
 import { STEP_NAMES } from "./shared/steps/names.ts";
-import type { IndexLog } from "./shared/vector/local/log.ts";
+import type { IndexLog } from "./lib/vector-index/log.ts";
 
 /** The all-in-one app bundles every function, so every step can run in-process. */
 export const ALL_IN_ONE_SERVES = STEP_NAMES;

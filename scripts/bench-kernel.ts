@@ -4,11 +4,7 @@
  * the same rows: int8 dot products with every 1,536-d row, with rows picked
  * by number, and Hamming distances over 1,024-bit codes.
  */
-import {
-  createDotKernel,
-  type DotKernel,
-  JsDotKernel,
-} from "../shared/vector/local/kernel/kernel.ts";
+import { createDotKernel, type DotKernel, JsDotKernel } from "../lib/vector-index/kernel/kernel.ts";
 import { mulberry32 } from "../shared/random.ts";
 
 export type KernelRow = {

@@ -19,12 +19,12 @@ import { makeDocuments, post, quantile, rssMb, startServer, timed } from "./benc
 import { readDataset } from "./retrieval-eval.ts";
 import { readConfig } from "../shared/config.ts";
 import { chunkDocuments } from "../shared/documents/ingest.ts";
-import { FileIndexLog } from "../shared/deno/file-index-log.ts";
+import { FileIndexLog } from "../lib/vector-index/deno/file-index-log.ts";
 import { LocalIndex } from "../shared/vector/local.ts";
 import { type IndexedChunk, searchableText } from "../shared/vector/port.ts";
-import { NamespaceIndex } from "../shared/vector/local/namespace.ts";
-import { checkpointFrames } from "../shared/vector/local/checkpoint.ts";
-import { prepareChunk, type PreparedChunk } from "../shared/vector/local/prepared.ts";
+import { NamespaceIndex } from "../lib/vector-index/namespace.ts";
+import { checkpointFrames } from "../lib/vector-index/checkpoint.ts";
+import { prepareChunk, type PreparedChunk } from "../lib/vector-index/prepared.ts";
 
 const RUNS = 3;
 const BATCH = 1000;

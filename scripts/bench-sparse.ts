@@ -12,10 +12,10 @@
  */
 import { mulberry32 } from "../shared/random.ts";
 import { analyze } from "../shared/text/analyze.ts";
-import { NamespaceIndex } from "../shared/vector/local/namespace.ts";
-import type { PreparedChunk } from "../shared/vector/local/prepared.ts";
-import type { NamespaceSnapshot } from "../shared/vector/local/snapshot.ts";
-import { type Scored, TopK } from "../shared/vector/local/top-k.ts";
+import { NamespaceIndex } from "../lib/vector-index/namespace.ts";
+import type { PreparedChunk } from "../lib/vector-index/prepared.ts";
+import type { NamespaceSnapshot } from "../lib/vector-index/snapshot.ts";
+import { type Scored, TopK } from "../lib/vector-index/top-k.ts";
 import { quantile } from "./bench-index.ts";
 
 export type SparseRow = {

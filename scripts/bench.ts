@@ -384,7 +384,7 @@ The same server and path, with \`LLM_BASE_URL\` pointing at an OpenAI-compatible
 inside the bench that returns deterministic 1,536-wide unit vectors clustered like a real model's
 (every dimension nonzero; \`scripts/dense-embeddings.ts\`), so ingest goes through the openai client
 as with a real provider. Dense namespaces keep int8 rows, their int8 residuals and, past 8,192 rows,
-a bit code per row (\`shared/vector/local/dense-vectors.ts\`).
+a bit code per row (\`lib/vector-index/dense-vectors.ts\`).
 
 - **× hashed**: hybrid p50 over the hashed-vector row of the same size in this run.
 - **recall@10**: dense top 10 against an exact float32 search over the same vectors (40 queries).
@@ -438,7 +438,7 @@ ${sparseRow}
 
 ## The dense kernels
 
-\`shared/vector/local/kernel/dot.wat\` (WebAssembly SIMD, 660 bytes) against the same arithmetic in
+\`lib/vector-index/kernel/dot.wat\` (WebAssembly SIMD, 660 bytes) against the same arithmetic in
 plain JS, which is what workerd runs (it compiles no WebAssembly from bytes): 1,536-byte int8 rows
 against an int16 query, every row (scan) or a tenth of them by number (gather), and Hamming
 distances over 128-byte codes. Median of 7, the same rows for both.

@@ -1,5 +1,5 @@
 /**
- * Assembles the embedded index's WebAssembly (`shared/vector/local/kernel/*.wat`)
+ * Assembles the embedded index's WebAssembly (`lib/vector-index/kernel/*.wat`)
  * with wabt and writes each module's bytes as base64 into a `.ts` file beside
  * it, so the kernels ship as source text that Deno and bundlers read alike,
  * with no `.wasm` file to load at run time.
@@ -12,7 +12,7 @@ import { type Command, commandArgs, usageMistake } from "./cli.ts";
 const COMMAND = {
   usage: "deno task build:kernel",
   about:
-    `Assembles shared/vector/local/kernel/*.wat with wabt and writes each module as base64 into the
+    `Assembles lib/vector-index/kernel/*.wat with wabt and writes each module as base64 into the
 .ts file beside it (dot-wasm.ts, crc-wasm.ts). Run it after editing a .wat file.`,
   flags: {},
 } satisfies Command;
@@ -20,7 +20,7 @@ const COMMAND = {
 const { positionals } = commandArgs(COMMAND);
 if (positionals.length) usageMistake(COMMAND, `unexpected argument ${positionals[0]}`);
 
-const DIR = new URL("../shared/vector/local/kernel/", import.meta.url);
+const DIR = new URL("../lib/vector-index/kernel/", import.meta.url);
 const MODULES = [
   { source: "dot.wat", target: "dot-wasm.ts", name: "DOT_WASM_BASE64" },
   { source: "crc.wat", target: "crc-wasm.ts", name: "CRC_WASM_BASE64" },

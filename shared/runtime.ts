@@ -8,7 +8,7 @@ import { createLlmClient, type LlmContext, type OfflineFetch } from "./llm/clien
 import { createOfflineModel } from "../providers/offline/model.ts";
 import { LocalIndex } from "./vector/local.ts";
 import type { VectorIndex } from "./vector/port.ts";
-import type { IndexLog } from "./vector/local/log.ts";
+import type { IndexLog } from "../lib/vector-index/log.ts";
 import { UpstashVectorIndex } from "./vector/upstash.ts";
 import type { CacheStore } from "./cache/port.ts";
 import type { PostgresFromEnv } from "./vector/postgres/from-env.ts";

@@ -1,32 +1,21 @@
-/** Metadata kept with every chunk; `doc_id` and `chunk_index` are always set. */
-export type ChunkMetadata = {
-  doc_id: string;
-  chunk_index: number;
-  title?: string;
-  url?: string;
-  published?: string;
-  authors?: string | string[];
-  /** The file the document came from. */
-  source?: string;
-  /** The heading path, `A > B > C`. */
-  section?: string;
-  /** The page the chunk starts on (paged sources), and the last when it spans pages. */
-  page?: number;
-  page_end?: number;
-  [key: string]: unknown;
-};
-
-/** A chunk ready for the index: its text, dense vector and metadata. */
-export type IndexedChunk = {
-  /** Stable: `${doc_id}#${chunk_index}`. */
-  id: string;
-  text: string;
-  vector: number[];
-  metadata: ChunkMetadata;
-};
-
-/** A chunk as the index keeps it, without its vector. */
-export type StoredChunk = { id: string; text: string; metadata: ChunkMetadata };
+export type {
+  ChunkMetadata,
+  FilterCondition,
+  IndexedChunk,
+  MetadataFilter,
+  SearchHit,
+  SearchMode,
+  StoredChunk,
+} from "../../lib/vector-index/types.ts";
+export { searchableText } from "../../lib/vector-index/types.ts";
+import type {
+  ChunkMetadata,
+  IndexedChunk,
+  MetadataFilter,
+  SearchHit,
+  SearchMode,
+  StoredChunk,
+} from "../../lib/vector-index/types.ts";
 
 /** One document as a listing shows it: what its first chunk says, and how many chunks it has. */
 export type DocumentSummary = {
@@ -40,34 +29,6 @@ export type DocumentSummary = {
 
 /** One page of a namespace's documents; `cursor` continues it, absent on the last page. */
 export type DocumentPage = { documents: DocumentSummary[]; cursor?: string };
-
-export type SearchMode = "dense" | "sparse" | "hybrid";
-
-/** One comparison on a metadata field; a bare value means equality. */
-export type FilterCondition =
-  | string
-  | number
-  | boolean
-  | {
-    eq?: string | number | boolean | undefined;
-    ne?: string | number | boolean | undefined;
-    gt?: string | number | undefined;
-    gte?: string | number | undefined;
-    lt?: string | number | undefined;
-    lte?: string | number | undefined;
-    in?: (string | number)[] | undefined;
-  };
-
-/** All conditions must hold (AND). Example: `{doc_id: "bert", published: {gte: "2019-01-01"}}`. */
-export type MetadataFilter = Record<string, FilterCondition>;
-
-export type SearchHit = {
-  id: string;
-  doc_id: string;
-  text: string;
-  score: number;
-  metadata: ChunkMetadata;
-};
 
 export type VectorQuery = {
   /** The query's text: sparse (BM25) retrieval scores it. */
@@ -116,22 +77,6 @@ export interface VectorIndex {
 }
 
 export const DEFAULT_NAMESPACE = "default";
-
-/**
- * The text a chunk is matched on (embedded and BM25-indexed): its document's
- * title and its heading path (`section`) as a header, then the chunk. A chunk
- * from the middle of a paper rarely names the paper or its section; the
- * header lets "What does BERT pre-train on?" find it. The chunk's own `text`
- * stays as it was for display and answering.
- */
-export function searchableText(
-  chunk: { text: string; metadata: { title?: unknown; section?: unknown } },
-): string {
-  const header = [chunk.metadata.title, chunk.metadata.section]
-    .filter((line): line is string => typeof line === "string" && line.trim() !== "")
-    .map((line) => line.trim());
-  return header.length ? `${header.join("\n")}\n${chunk.text}` : chunk.text;
-}
 
 /** A document's summary from its first chunk's metadata and its chunk count. */
 export function documentSummary(

@@ -38,8 +38,8 @@ async function projectState(): Promise<string> {
     const file of [
       "bench.json",
       "BENCHMARKS.md",
-      "shared/vector/local/kernel/dot-wasm.ts",
-      "shared/vector/local/kernel/crc-wasm.ts",
+      "lib/vector-index/kernel/dot-wasm.ts",
+      "lib/vector-index/kernel/crc-wasm.ts",
     ]
   ) stamps.push(`${file}@${(await Deno.stat(`${ROOT}/${file}`)).mtime?.getTime()}`);
   return [...entries.filter((name) => name !== ".git").sort(), ...stamps].join("\n");

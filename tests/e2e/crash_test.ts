@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { serveDenseEmbeddings } from "../../scripts/dense-embeddings.ts";
-import { readCheckpoint } from "../../shared/vector/local/checkpoint.ts";
+import { readCheckpoint } from "../../lib/vector-index/checkpoint.ts";
 import { mulberry32 } from "../../shared/random.ts";
 import { type RunningService, startService } from "./service.ts";
 

@@ -1,7 +1,7 @@
-import { checkpointFrames, readCheckpoint } from "../../shared/vector/local/checkpoint.ts";
-import type { IndexLog } from "../../shared/vector/local/log.ts";
-import { decodeRecords, encodeRecord, type IndexRecord } from "../../shared/vector/local/record.ts";
-import type { NamespaceSnapshot, NamespaceView } from "../../shared/vector/local/snapshot.ts";
+import { checkpointFrames, readCheckpoint } from "../../lib/vector-index/checkpoint.ts";
+import type { IndexLog } from "../../lib/vector-index/log.ts";
+import { decodeRecords, encodeRecord, type IndexRecord } from "../../lib/vector-index/record.ts";
+import type { NamespaceSnapshot, NamespaceView } from "../../lib/vector-index/snapshot.ts";
 
 /**
  * An IndexLog in memory that goes through the real binary formats (log

@@ -5,7 +5,9 @@
  * bundled and deployed alone; providers (`providers/`, such as the offline
  * model) sit beside the functions, reading `shared/` and `prompts/`, and
  * `shared/` reaches them only where it chooses a provider. And no file
- * imports itself through others: there is no import cycle anywhere. Reads
+ * imports itself through others: there is no import cycle anywhere. The
+ * embedded index (`lib/vector-index/`) is a library of its own: it imports
+ * nothing outside its folder but npm packages; `shared/` may import it. Reads
  * every import, static, dynamic or type-only.
  */
 import assert from "node:assert/strict";
@@ -24,8 +26,14 @@ import {
  */
 export const PROVIDER_COMPOSITION = ["shared/runtime.ts", "shared/config.ts"];
 
+/** The embedded index library: usable without the rest of sift. */
+export const INDEX_LIBRARY = "lib/vector-index/";
+
 /** The layering rules one import breaks, if any. */
 export function layeringViolation(file: string, target: string): string | undefined {
+  if (file.startsWith(INDEX_LIBRARY) && !target.startsWith(INDEX_LIBRARY)) {
+    return `${file} imports ${target}: ${INDEX_LIBRARY} imports nothing outside itself but npm packages`;
+  }
   const fileFunction = /^functions\/([^/]+)\//.exec(file)?.[1];
   const targetFunction = /^functions\/([^/]+)\//.exec(target)?.[1];
   if (file.startsWith("shared/") && target.startsWith("functions/")) {
@@ -68,6 +76,25 @@ Deno.test("layering: shared/ imports no function, no function imports another, p
   }
   assert.ok(checked > 100, `only ${checked} imports read: the scan is broken`);
   assert.deepEqual(violations, []);
+});
+
+Deno.test("layering: lib/vector-index/ imports nothing outside itself but npm packages", async () => {
+  const violations: string[] = [];
+  let checked = 0;
+  for await (const file of sourceFiles(INDEX_LIBRARY)) {
+    for (const target of await importsOf(file)) {
+      checked++;
+      const violation = layeringViolation(file, target);
+      if (violation) violations.push(violation);
+    }
+  }
+  assert.ok(checked > 50, `only ${checked} imports read: the scan is broken`);
+  assert.deepEqual(violations, []);
+  assert.match(
+    layeringViolation("lib/vector-index/namespace.ts", "shared/errors.ts") ?? "",
+    /imports nothing outside itself/,
+  );
+  assert.equal(layeringViolation("shared/vector/local.ts", "lib/vector-index/index.ts"), undefined);
 });
 
 Deno.test("layering: the rule catches a function importing another, and shared/ importing one", () => {

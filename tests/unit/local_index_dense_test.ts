@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { denseEmbedder } from "../../scripts/dense-embeddings.ts";
 import { LocalIndex } from "../../shared/vector/local.ts";
-import { CODES_FROM_ROWS } from "../../shared/vector/local/dense-vectors.ts";
-import { decodeRecords } from "../../shared/vector/local/record.ts";
+import { CODES_FROM_ROWS } from "../../lib/vector-index/dense-vectors.ts";
+import { decodeRecords } from "../../lib/vector-index/record.ts";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
 import { memoryIndexLog } from "../helpers/memory_index_log.ts";
 

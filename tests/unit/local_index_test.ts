@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { SiftError } from "../../shared/errors.ts";
 import { LocalIndex } from "../../shared/vector/local.ts";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
-import type { IndexLog } from "../../shared/vector/local/log.ts";
-import { encodeRecord } from "../../shared/vector/local/record.ts";
-import { prepareChunk } from "../../shared/vector/local/prepared.ts";
+import type { IndexLog } from "../../lib/vector-index/log.ts";
+import { encodeRecord } from "../../lib/vector-index/record.ts";
+import { prepareChunk } from "../../lib/vector-index/prepared.ts";
 import { memoryIndexLog } from "../helpers/memory_index_log.ts";
 import { mulberry32 } from "../../shared/random.ts";
 

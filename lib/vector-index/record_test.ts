@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { crc32 } from "../../crc32.ts";
+import { crc32 } from "./crc32.ts";
 import { prepareChunk } from "./prepared.ts";
 import { decodeRecords, encodeRecord, type IndexRecord } from "./record.ts";
 

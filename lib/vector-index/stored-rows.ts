@@ -1,4 +1,4 @@
-import { IndexDamagedError } from "../../errors.ts";
+import { IndexDamagedError } from "./errors.ts";
 import { DenseRows } from "./dense-rows.ts";
 import { fastCrc32 } from "./kernel/crc.ts";
 import type { ResidualRows } from "./dense-vectors.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mulberry32 } from "../../random.ts";
+import { mulberry32 } from "./random.ts";
 import { SlotTopK } from "./slot-top-k.ts";
 
 Deno.test("SlotTopK keeps what a full sort keeps, ties to the slot `before` puts first", () => {

@@ -1,5 +1,5 @@
 import { fastCrc32 } from "./kernel/crc.ts";
-import type { ChunkMetadata } from "../port.ts";
+import type { ChunkMetadata } from "./types.ts";
 import { DenseVectors, type DenseVectorsView } from "./dense-vectors.ts";
 import { countLiveEntries, flattenPostings } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";

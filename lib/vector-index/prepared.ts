@@ -1,5 +1,5 @@
-import { analyze } from "../../text/analyze.ts";
-import { type ChunkMetadata, type IndexedChunk, searchableText } from "../port.ts";
+import { analyze } from "./analyze.ts";
+import { type ChunkMetadata, type IndexedChunk, searchableText } from "./types.ts";
 
 /**
  * A chunk as the embedded index keeps and stores it: its vector

@@ -1,4 +1,4 @@
-import type { ChunkMetadata } from "../port.ts";
+import type { ChunkMetadata } from "./types.ts";
 import type { DenseVectors, DenseVectorsView } from "./dense-vectors.ts";
 import type { TextColumn } from "./text-column.ts";
 

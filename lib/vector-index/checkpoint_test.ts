@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { crc32 } from "../../crc32.ts";
+import { crc32 } from "./crc32.ts";
 import { checkpointFrames, readCheckpoint } from "./checkpoint.ts";
 import { NamespaceIndex } from "./namespace.ts";
 import { prepareChunk } from "./prepared.ts";
 import { CODES_FROM_ROWS } from "./dense-vectors.ts";
-import { mulberry32 } from "../../random.ts";
+import { mulberry32 } from "./random.ts";
 
 const chunk = (id: string, text: string) =>
   prepareChunk({

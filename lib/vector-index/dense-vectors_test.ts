@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mulberry32 } from "../../random.ts";
+import { mulberry32 } from "./random.ts";
 import { BitCodes } from "./bit-codes.ts";
 import { CODES_FROM_ROWS, DenseVectors } from "./dense-vectors.ts";
 import { DenseRows } from "./dense-rows.ts";

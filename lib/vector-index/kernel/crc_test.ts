@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { crc32 } from "../../../crc32.ts";
-import { mulberry32 } from "../../../random.ts";
+import { crc32 } from "../crc32.ts";
+import { mulberry32 } from "../random.ts";
 import { fastCrc32 } from "./crc.ts";
 
 Deno.test("fastCrc32 gives zlib's check value and the JS crc32's value at every length", () => {

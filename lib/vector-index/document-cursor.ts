@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors.ts";
+import { IndexInputError } from "./errors.ts";
 
 /**
  * The embedded indexes page documents by id: the cursor is the last id of
@@ -25,6 +25,6 @@ export function decodeDocumentCursor(cursor: string): string {
     if (typeof id !== "string" || !id) throw new Error("no id");
     return id;
   } catch {
-    throw new InvalidRequestError("cursor: not a cursor a page of documents gave");
+    throw new IndexInputError("cursor: not a cursor a page of documents gave");
   }
 }

@@ -1,4 +1,4 @@
-;; CRC-32 (IEEE), eight bytes a step over eight tables, as shared/crc32.ts computes it in JS:
+;; CRC-32 (IEEE), eight bytes a step over eight tables, as crc32.ts computes it in JS:
 ;; about twice as fast here, where table reads need no bounds checks. `deno task build:kernel`
 ;; turns this file into crc-wasm.ts.
 (module

@@ -1,5 +1,5 @@
 import { IndexDamagedError } from "../errors.ts";
-import { CheckpointReader } from "../vector/local/checkpoint.ts";
+import { CheckpointReader } from "../checkpoint.ts";
 import {
   checkFill,
   checkLater,
@@ -11,11 +11,11 @@ import {
   planNamespace,
   readFooter,
   SectionDamage,
-} from "../vector/local/checkpoint-v2.ts";
-import type { RandomAccess } from "../vector/local/stored-rows.ts";
-import type { IndexLog, RecoveredTail } from "../vector/local/log.ts";
-import { decodeRecords, encodeRecord, type IndexRecord } from "../vector/local/record.ts";
-import type { NamespaceSnapshot, NamespaceView } from "../vector/local/snapshot.ts";
+} from "../checkpoint-v2.ts";
+import type { RandomAccess } from "../stored-rows.ts";
+import type { IndexLog, RecoveredTail } from "../log.ts";
+import { decodeRecords, encodeRecord, type IndexRecord } from "../record.ts";
+import type { NamespaceSnapshot, NamespaceView } from "../snapshot.ts";
 import { legacySnapshotRecords } from "./legacy-snapshot.ts";
 
 /**

@@ -1,7 +1,7 @@
-import { InvalidRequestError } from "../../errors.ts";
-import { matchesFilter } from "../../search/filter.ts";
-import { analyze } from "../../text/analyze.ts";
-import type { ChunkMetadata, MetadataFilter } from "../port.ts";
+import { IndexInputError } from "./errors.ts";
+import { matchesFilter } from "./filter.ts";
+import { analyze } from "./analyze.ts";
+import type { ChunkMetadata, MetadataFilter } from "./types.ts";
 import {
   dimensionPostings,
   flattenPostings,
@@ -150,7 +150,7 @@ export class NamespaceIndex {
     if (this.#dimensions === undefined || this.#live === 0) this.#startLayout(chunks[0]!);
     for (const chunk of chunks) {
       if (chunk.dimensions !== this.#dimensions) {
-        throw new InvalidRequestError(
+        throw new IndexInputError(
           `The index holds ${this.#dimensions}-dimensional vectors but chunk ${chunk.id} has ` +
             `${chunk.dimensions}: re-ingest everything after changing the embedding model`,
         );
@@ -199,7 +199,7 @@ export class NamespaceIndex {
   put(chunk: PreparedChunk): void {
     if (this.#dimensions === undefined || this.#live === 0) this.#startLayout(chunk);
     else if (chunk.dimensions !== this.#dimensions) {
-      throw new InvalidRequestError(
+      throw new IndexInputError(
         `The index holds ${this.#dimensions}-dimensional vectors but chunk ${chunk.id} has ` +
           `${chunk.dimensions}: re-ingest everything after changing the embedding model`,
       );
@@ -451,7 +451,7 @@ export class NamespaceIndex {
   dense(query: Float32Array, limit: number, filter?: MetadataFilter): Scored[] {
     if (this.#live === 0 || limit <= 0) return [];
     if (query.length !== this.#dimensions) {
-      throw new InvalidRequestError(
+      throw new IndexInputError(
         `The index holds ${this.#dimensions}-dimensional vectors but the query has ${query.length}: ` +
           "re-ingest after changing the embedding model",
       );

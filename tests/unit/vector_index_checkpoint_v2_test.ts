@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { IndexDamagedError } from "../../errors.ts";
-import { FileIndexLog } from "../../deno/file-index-log.ts";
-import { LocalIndex } from "../local.ts";
-import { mulberry32 } from "../../random.ts";
-import { CODES_FROM_ROWS } from "./dense-vectors.ts";
-import { readCheckpoint } from "./checkpoint.ts";
-import { NamespaceIndex } from "./namespace.ts";
+import { IndexDamagedError } from "../../shared/errors.ts";
+import { FileIndexLog } from "../../lib/vector-index/deno/file-index-log.ts";
+import { LocalIndex } from "../../shared/vector/local.ts";
+import { mulberry32 } from "../../lib/vector-index/random.ts";
+import { CODES_FROM_ROWS } from "../../lib/vector-index/dense-vectors.ts";
+import { readCheckpoint } from "../../lib/vector-index/checkpoint.ts";
+import { NamespaceIndex } from "../../lib/vector-index/namespace.ts";
 
-const FIXTURES = new URL("./fixtures/", import.meta.url).pathname;
+const FIXTURES = new URL("../../lib/vector-index/fixtures/", import.meta.url).pathname;
 
 async function withDirectory(test: (directory: string) => Promise<void>) {
   const directory = await Deno.makeTempDir({ prefix: "sift-ckpt2-" });

@@ -1,4 +1,4 @@
-import { crc32 as crc32Js } from "../../../crc32.ts";
+import { crc32 as crc32Js } from "../crc32.ts";
 import { CRC_WASM_BASE64 } from "./crc-wasm.ts";
 
 /** Bytes checksummed per call: the input is copied through this window of the module's memory. */
@@ -10,7 +10,7 @@ type CrcModule = { window: Uint8Array; crc32(at: number, end: number, crc: numbe
 let module: CrcModule | null | undefined;
 
 /**
- * CRC-32 as `shared/crc32.ts` computes it, in WebAssembly where the runtime
+ * CRC-32 as `crc32.ts` computes it, in WebAssembly where the runtime
  * compiles it (a restart reads every checkpoint byte through this; twice as
  * fast as the JS), else in JS. The same value either way.
  *

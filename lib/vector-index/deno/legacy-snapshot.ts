@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { prepareChunk } from "../vector/local/prepared.ts";
-import type { IndexRecord } from "../vector/local/record.ts";
+import { prepareChunk } from "../prepared.ts";
+import type { IndexRecord } from "../record.ts";
 
 /** The whole-index JSON snapshot sift wrote before the log (`.data/index.json`). */
 const legacySchema = z.object({

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { IndexDamagedError } from "../errors.ts";
-import { LocalIndex } from "../vector/local.ts";
-import { prepareChunk } from "../vector/local/prepared.ts";
-import { FileIndexLog } from "./file-index-log.ts";
+import { IndexDamagedError } from "../../shared/errors.ts";
+import { LocalIndex } from "../../shared/vector/local.ts";
+import { prepareChunk } from "../../lib/vector-index/prepared.ts";
+import { FileIndexLog } from "../../lib/vector-index/deno/file-index-log.ts";
 
 const NS = { namespace: "default" };
 const chunk = (doc: string, text: string) => ({

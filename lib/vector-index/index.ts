@@ -1,0 +1,348 @@
+import { IndexDamagedError, IndexInputError, IndexUnreadableError } from "./errors.ts";
+import type { IndexLog, RecoveredTail } from "./log.ts";
+import { NamespaceIndex } from "./namespace.ts";
+import { normalized, prepareChunk, type PreparedChunk } from "./prepared.ts";
+import type { IndexRecord } from "./record.ts";
+import { reciprocalRankFusion } from "./rrf.ts";
+import type {
+  ChunkMetadata,
+  IndexedChunk,
+  MetadataFilter,
+  SearchHit,
+  SearchMode,
+  StoredChunk,
+} from "./types.ts";
+
+/** One search: its text (sparse), its vector (dense; required for dense and hybrid), how many. */
+export type IndexQuery = {
+  namespace: string;
+  mode: SearchMode;
+  text: string;
+  vector?: number[] | undefined;
+  topK: number;
+  filter?: MetadataFilter | undefined;
+};
+
+/** One document of a listing: its id, its first chunk's metadata and its chunk count. */
+export type IndexedDocument = { id: string; metadata: ChunkMetadata | undefined; chunks: number };
+
+/** Whether the embedded index serves yet, and what its load cut from a log's end. */
+export type IndexStatus =
+  | { status: "loading" | "failed" }
+  | { status: "ok"; recovered?: RecoveredTail };
+
+/** By default no checkpoint before the log since the last one reaches this. */
+const CHECKPOINT_MIN_BYTES = 32 * 1024 * 1024;
+/**
+ * A checkpoint is due once the log outgrows this share of the last one. A
+ * fixed share keeps writes linear (each checkpoint is at most 1.25× the one
+ * before it, so all of them add up to five times the index) and bounds what a
+ * restart after a crash replays: at 100k chunks, replaying a tail as big as
+ * the checkpoint took 5.0 s; a quarter of it keeps a crash restart near 3 s.
+ */
+const CHECKPOINT_TAIL_SHARE = 0.25;
+
+/**
+ * The embedded vector index: dense cosine over sparse postings, BM25, and
+ * reciprocal rank fusion of both for hybrid. With an `IndexLog`, every change
+ * is one appended record, durable before it is applied or acknowledged, so a
+ * write costs what it writes and a crash loses nothing acknowledged. Now and
+ * then the live index is checkpointed as flat arrays, so the disk holds what
+ * the index holds and a restart maps arrays instead of replaying history.
+ */
+export class EmbeddedIndex {
+  readonly #namespaces = new Map<string, NamespaceIndex>();
+  readonly #log: IndexLog | undefined;
+  #loaded: Promise<void> | undefined;
+  /** Set once the load settles: until then the index does not serve. */
+  #loadSettled: "ok" | "failed" | undefined;
+  /** Damage a checksum found after the load. */
+  #damage: unknown;
+  #writing: Promise<void> = Promise.resolve();
+  readonly #checkpointMinBytes: number;
+  #checkpointing: Promise<void> | undefined;
+
+  constructor(options: { log?: IndexLog; checkpointMinBytes?: number } = {}) {
+    this.#log = options.log;
+    this.#checkpointMinBytes = options.checkpointMinBytes ?? CHECKPOINT_MIN_BYTES;
+  }
+
+  /**
+   * Starts loading the log now (a server calls this at start, so the load
+   * overlaps the rest of its start-up); calls made meanwhile wait for it.
+   */
+  open(): Promise<void> {
+    return this.#load();
+  }
+
+  /**
+   * `loading` until the index serves; `failed` when its load failed (every
+   * call says why, as before); `recovered`: the record a load cut from the
+   * log's end, until the next checkpoint.
+   */
+  status(): IndexStatus {
+    if (!this.#log) return { status: "ok" }; // nothing to load
+    if (!this.#loadSettled) {
+      this.#load().catch(() => {}); // started if no call has yet; its failure is theirs to tell
+      return { status: "loading" };
+    }
+    if (this.#loadSettled === "failed" || this.#damage) return { status: "failed" };
+    const recovered = this.#log?.recovered;
+    return { status: "ok", ...(recovered ? { recovered } : {}) };
+  }
+
+  async upsert(chunks: IndexedChunk[], options: { namespace: string }): Promise<void> {
+    await this.replaceDocuments([], chunks, options);
+  }
+
+  /** Each of `docIds` ends with exactly its chunks in `chunks`, in one durable record. */
+  async replaceDocuments(
+    docIds: string[],
+    chunks: IndexedChunk[],
+    options: { namespace: string },
+  ): Promise<void> {
+    await this.#ready();
+    const put = chunks.map(prepareChunk);
+    this.#checkDimensions(options.namespace, put.map((chunk) => chunk.dimensions));
+    await this.#commit({ namespace: options.namespace, remove: docIds, put });
+  }
+
+  async deleteDocument(docId: string, options: { namespace: string }): Promise<number> {
+    await this.#ready();
+    const namespace = this.#namespaces.get(options.namespace);
+    const before = namespace?.size ?? 0;
+    if (!namespace || !namespace.hasDocument(docId)) return 0;
+    await this.#commit({ namespace: options.namespace, remove: [docId], put: [] });
+    return before - namespace.size;
+  }
+
+  /**
+   * Checkpoints whatever the log holds since the last checkpoint (at
+   * shutdown: the next start then maps arrays and replays nothing).
+   */
+  async flush(): Promise<void> {
+    if (!this.#loaded) return;
+    await this.#ready();
+    const work = this.#writing.catch(() => {}).then(async () => {
+      await this.#checkpointing;
+      this.#checkpoint(1);
+      await this.#checkpointing;
+    });
+    this.#writing = work;
+    await work;
+  }
+
+  async count(options: { namespace: string }): Promise<number> {
+    await this.#ready();
+    return this.#namespaces.get(options.namespace)?.size ?? 0;
+  }
+
+  /**
+   * Up to `limit` documents in id order, after the id `after` if given;
+   * `more` says whether any follow.
+   */
+  async listDocuments(
+    options: { namespace: string; limit: number; after?: string | undefined },
+  ): Promise<{ documents: IndexedDocument[]; more: boolean }> {
+    await this.#ready();
+    const { after } = options;
+    const namespace = this.#namespaces.get(options.namespace);
+    if (!namespace) return { documents: [], more: false };
+    const ids = [...namespace.documentIds()]
+      .filter((id) => after === undefined || id > after)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const page = ids.slice(0, options.limit);
+    const documents = page.map((id) => ({
+      id,
+      metadata: namespace.documentMetadata(id),
+      chunks: namespace.documentSize(id),
+    }));
+    return { documents, more: ids.length > page.length };
+  }
+
+  async getDocument(docId: string, options: { namespace: string }): Promise<StoredChunk[]> {
+    await this.#ready();
+    return this.#namespaces.get(options.namespace)?.documentChunks(docId) ?? [];
+  }
+
+  async query(query: IndexQuery): Promise<SearchHit[]> {
+    await this.#ready();
+    const namespace = this.#namespaces.get(query.namespace);
+    if (!namespace || query.topK <= 0) return [];
+    // Fusion needs more than topK from each side: a chunk ranked 30th by both
+    // can beat one ranked 1st by only one of them.
+    const candidates = query.mode === "hybrid" ? Math.max(query.topK * 5, 50) : query.topK;
+    // Both sides are synchronous CPU work on this thread, with nothing awaited between them:
+    // wrapping them in promises would only take turns, and a worker would need the index's
+    // memory (wasm rows, postings) shared with it. One query runs both in a few ms instead.
+    let dense: { id: string; score: number }[] = [];
+    if (query.mode !== "sparse") {
+      if (!query.vector) {
+        throw new IndexInputError("vector: required for dense and hybrid search");
+      }
+      dense = namespace.dense(normalized(query.vector), candidates, query.filter);
+    }
+    const sparse = query.mode === "dense"
+      ? []
+      : namespace.sparse(query.text, candidates, query.filter);
+    const ranked = query.mode === "dense"
+      ? dense
+      : query.mode === "sparse"
+      ? sparse
+      : reciprocalRankFusion([dense.map((hit) => hit.id), sparse.map((hit) => hit.id)])
+        .map((item) => ({ id: item.id, score: item.rrf_score }));
+    return ranked.slice(0, query.topK).map(({ id, score }) => {
+      const { text, metadata } = namespace.hit(id);
+      return { id, doc_id: metadata.doc_id, text, score, metadata };
+    });
+  }
+
+  #checkDimensions(name: string, dimensions: number[]): void {
+    const held = this.#namespaces.get(name)?.dimensions;
+    const expected = held ?? dimensions[0];
+    const other = dimensions.find((width) => width !== expected);
+    if (other !== undefined) {
+      throw new IndexInputError(
+        `The index holds ${expected}-dimensional vectors but a chunk has ${other}: ` +
+          "re-ingest everything after changing the embedding model",
+      );
+    }
+  }
+
+  /** Durable first, then applied: a change nobody was told about is never visible. */
+  #commit(record: IndexRecord): Promise<void> {
+    const work = this.#writing.catch(() => {}).then(async () => {
+      await this.#log?.append(record);
+      this.#apply(record);
+      this.#checkpointIfDue();
+    });
+    this.#writing = work;
+    return work;
+  }
+
+  #apply(record: IndexRecord): void {
+    let namespace = this.#namespaces.get(record.namespace);
+    if (!namespace) this.#namespaces.set(record.namespace, namespace = new NamespaceIndex());
+    for (const docId of record.remove) namespace.removeDocument(docId);
+    for (const chunk of record.put) namespace.put(chunk);
+  }
+
+  /**
+   * Once the records since the last checkpoint outweigh a quarter of it (and 32 MiB), the
+   * live index becomes the new checkpoint: loading stays one read of flat
+   * arrays plus a short tail, and superseded chunks leave the disk.
+   */
+  #checkpointIfDue(): void {
+    const share = CHECKPOINT_TAIL_SHARE * (this.#log?.checkpointBytes ?? 0);
+    this.#checkpoint(Math.max(this.#checkpointMinBytes, share));
+  }
+
+  /**
+   * Starts a checkpoint of the state right now (called between commits, so
+   * the snapshot matches the log exactly); its file is written while later
+   * commits carry on. One at a time; a failed one is only logged, because the
+   * log still holds everything.
+   */
+  #checkpoint(atTailBytes: number): void {
+    const log = this.#log;
+    if (!log || this.#checkpointing || log.tailBytes < atTailBytes) return;
+    const snapshots = new Map(
+      [...this.#namespaces].map(([name, namespace]) => [name, namespace.view()]),
+    );
+    this.#checkpointing = log.checkpoint(snapshots)
+      .catch((error) =>
+        console.error("index checkpoint failed; the log still holds it all:", error)
+      )
+      .finally(() => (this.#checkpointing = undefined));
+  }
+
+  /** Loaded, and no damage found since (a background checksum's finding fails every call). */
+  async #ready(): Promise<void> {
+    await this.#load();
+    if (this.#damage) throw this.#damage;
+  }
+
+  /** Replays the log once; a log that cannot be read fails every call, and is never overwritten. */
+  #load(): Promise<void> {
+    this.#loaded ??= (async () => {
+      let loaded: Awaited<ReturnType<IndexLog["load"]>>;
+      try {
+        loaded = await this.#log?.load() ?? { records: [] };
+      } catch (error) {
+        if (error instanceof IndexDamagedError) throw error;
+        throw new IndexUnreadableError(this.#log?.location, { cause: error });
+      }
+      loaded.verified?.catch((error) => {
+        console.error(error instanceof Error ? error.message : error);
+        this.#damage = error;
+      });
+      if (loaded.checkpoint) {
+        for (const [name, snapshot] of loaded.checkpoint) {
+          this.#namespaces.set(name, NamespaceIndex.restore(snapshot));
+        }
+        this.#applyTail(loaded.records);
+      } else {
+        this.#replay(loaded.records);
+      }
+    })();
+    this.#loaded.then(
+      () => (this.#loadSettled = "ok"),
+      () => (this.#loadSettled = "failed"),
+    );
+    return this.#loaded;
+  }
+
+  /**
+   * The log's records since the checkpoint, folded first: the documents the
+   * tail removes come out of the checkpointed index, then the chunks the tail
+   * leaves standing go in with one `putMany` per namespace.
+   */
+  #applyTail(records: IndexRecord[]): void {
+    const tails = new Map<string, { removed: Set<string>; state: TailState }>();
+    for (const record of records) {
+      let tail = tails.get(record.namespace);
+      if (!tail) tails.set(record.namespace, tail = { removed: new Set(), state: newTailState() });
+      for (const docId of record.remove) tail.removed.add(docId);
+      foldRecord(tail.state, record);
+    }
+    for (const [name, { removed, state }] of tails) {
+      let namespace = this.#namespaces.get(name);
+      if (!namespace) this.#namespaces.set(name, namespace = new NamespaceIndex());
+      for (const docId of removed) namespace.removeDocument(docId);
+      namespace.putMany([...state.chunks.values()]);
+    }
+  }
+
+  /** The log's final state per namespace first, then each index built in one pass. */
+  #replay(records: IndexRecord[]): void {
+    const states = new Map<string, TailState>();
+    for (const record of records) {
+      let state = states.get(record.namespace);
+      if (!state) states.set(record.namespace, state = newTailState());
+      foldRecord(state, record);
+    }
+    for (const [name, state] of states) {
+      this.#namespaces.set(name, NamespaceIndex.build([...state.chunks.values()]));
+    }
+  }
+}
+
+/** What a run of log records leaves standing in one namespace: chunks by id, ids by document. */
+type TailState = { chunks: Map<string, PreparedChunk>; ofDocument: Map<string, Set<string>> };
+
+const newTailState = (): TailState => ({ chunks: new Map(), ofDocument: new Map() });
+
+function foldRecord({ chunks, ofDocument }: TailState, record: IndexRecord): void {
+  for (const docId of record.remove) {
+    for (const id of ofDocument.get(docId) ?? []) chunks.delete(id);
+    ofDocument.delete(docId);
+  }
+  for (const chunk of record.put) {
+    const previous = chunks.get(chunk.id);
+    if (previous) ofDocument.get(previous.metadata.doc_id)?.delete(chunk.id);
+    chunks.set(chunk.id, chunk);
+    let ids = ofDocument.get(chunk.metadata.doc_id);
+    if (!ids) ofDocument.set(chunk.metadata.doc_id, ids = new Set());
+    ids.add(chunk.id);
+  }
+}
