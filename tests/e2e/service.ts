@@ -40,6 +40,26 @@ export async function startService(
   entry: string[] = ["main.ts"],
   options: { openFiles?: number } = {},
 ): Promise<RunningService> {
+  // freePort() closes its listener before the child binds, so under `--parallel` another
+  // test's server can take the port first: this child then exits (address in use) while the
+  // other server answers /healthz. Readiness is this child's own listening line; a lost port
+  // is tried again with another.
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await startOnce(env, entry, options);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt >= 3) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startOnce(
+  env: Record<string, string>,
+  entry: string[],
+  options: { openFiles?: number },
+): Promise<RunningService> {
   const port = freePort();
   const args = ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", ...entry];
   // `openFiles`: the process's descriptor limit (`ulimit -n`), set by a shell that then
@@ -70,12 +90,20 @@ export async function startService(
     await child.status;
     await drained;
   };
+  let exited = false;
+  child.status.then(() => exited = true);
+  const listening = new RegExp(`listening on http://\\S+:${port}\\b`);
   const deadline = Date.now() + 30_000;
   while (true) {
+    if (exited) {
+      await drained;
+      if (/AddrInUse|address already in use/i.test(output())) throw new PortTakenError(output());
+      throw new Error(`sift exited before it served:\n${output()}`);
+    }
     try {
       const response = await fetch(`${url}/healthz`);
       await response.body?.cancel();
-      if (response.ok) break;
+      if (response.ok && listening.test(output())) break;
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) {
       await close();

@@ -22,6 +22,7 @@ Deno.test("GET /healthz reports every provider offline", async () => {
     status: "ok",
     providers: { llm: "offline", embeddings: "offline", index: "offline", cache: "offline" },
     checks: { llm: "ok", embeddings: "ok", index: "ok", cache: "ok" },
+    index: { status: "ok" },
   });
 });
 
