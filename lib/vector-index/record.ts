@@ -121,7 +121,9 @@ export function decodeRecords(
       ? decodePayload(payload)
       : undefined;
     if (!record) {
-      return end < bytes.length
+      // Zeros to the end are an append the file's length outran (a crash before its data reached
+      // the disk): torn, like a frame cut short. Anything else after a bad frame is damage.
+      return end < bytes.length && !zerosFrom(bytes, at)
         ? { records, validBytes: at, damagedAt: at }
         : { records, validBytes: at };
     }
@@ -149,7 +151,14 @@ function wholeFrameAfter(bytes: Uint8Array, from: number): boolean {
   return false;
 }
 
+function zerosFrom(bytes: Uint8Array, from: number): boolean {
+  for (let at = from; at < bytes.length; at++) if (bytes[at] !== 0) return false;
+  return true;
+}
+
 function decodePayload(payload: Uint8Array): IndexRecord | undefined {
+  // No room for the header's length: a zero-length frame (zeros, whose CRC is 0) is not a record.
+  if (payload.length < 4) return undefined;
   const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
   const headerLength = view.getUint32(0, true);
   let header;

@@ -95,3 +95,24 @@ Deno.test("a damaged length that runs past the end, with whole records after it,
   tornLength[first.length + 3] = 0x7f;
   assert.equal(decodeRecords(tornLength).damagedAt, undefined, "nothing whole after it: torn");
 });
+
+Deno.test("a zero-length frame is no record, and zeros to the end are a torn append", () => {
+  const first = encodeRecord(records[1]!);
+  // A crash can leave the file longer than what reached the disk: its end reads as zeros.
+  const zeroTail = new Uint8Array([...first, ...new Uint8Array(4096)]);
+  const read = decodeRecords(zeroTail);
+  assert.equal(read.records.length, 1);
+  assert.equal(read.validBytes, first.length);
+  assert.equal(read.damagedAt, undefined);
+
+  // A zero-length frame (CRC 0 matches an empty payload) with a record after it is damage.
+  const zeroFrame = new Uint8Array([...first, ...new Uint8Array(8), ...first]);
+  const damaged = decodeRecords(zeroFrame);
+  assert.equal(damaged.records.length, 1);
+  assert.equal(damaged.damagedAt, first.length);
+
+  // A frame whose payload is shorter than its header's length field is no record either.
+  const short = new Uint8Array([2, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  new DataView(short.buffer).setUint32(4, crc32(short.subarray(8)), true);
+  assert.deepEqual(decodeRecords(short), { records: [], validBytes: 0 });
+});
