@@ -127,3 +127,39 @@ Deno.test("retryDelayMs() doubles from the base", () => {
     16000,
   ]);
 });
+
+Deno.test("a job can run /v1/responses: the delivered result is the Responses API's reply", async () => {
+  const backend = new MemoryJobBackend();
+  const config = readConfig({ WEBHOOK_SECRET: SECRET });
+  const { app, env } = testApp(ENV);
+  const delivered = Promise.withResolvers<Request>();
+  backend.attach(async (message) => {
+    await handleJobMessage(message, {
+      backend,
+      config,
+      fetch: async (request) => await app.fetch(request, env),
+      deliver: (input, init) => {
+        delivered.resolve(new Request(input, init));
+        return Promise.resolve(new Response(null, { status: 204 }));
+      },
+    });
+  });
+  await backend.create({
+    id: "job_responses",
+    status: "queued",
+    route: "/v1/responses",
+    body: { model: "sift-none", input: "What is retrieval-augmented generation?" },
+    callback_url: "https://hooks.example.com/sift",
+    created_at: new Date().toISOString(),
+    updated_at: new Date().toISOString(),
+    delivery: { attempts: 0 },
+  });
+  const callback = await (await delivered.promise).json() as {
+    type: string;
+    data: { status: string; result: { object: string; status: string; output_text?: string } };
+  };
+  backend.close();
+  assert.equal(callback.type, "job.succeeded");
+  assert.equal(callback.data.result.object, "response");
+  assert.equal(callback.data.result.status, "completed");
+});

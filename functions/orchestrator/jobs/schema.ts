@@ -7,6 +7,7 @@ import { z } from "zod";
 export const JOB_ROUTES = [
   "/v1/query",
   "/v1/chat/completions",
+  "/v1/responses",
   "/v1/search",
   "/v1/fuse",
   "/v1/documents",
