@@ -4,11 +4,11 @@ import { z } from "zod";
 import type { AppEnv } from "../../../shared/http/server.ts";
 import { readRawJson } from "../../../shared/http/validate.ts";
 import { LIMITS } from "../../../shared/limits.ts";
-import { pipelineSchema } from "../app.ts";
 import { answerChat } from "./chat.ts";
 import { chunkOf, completionHead, completionOf, usageChunk } from "./completion.ts";
 import { invalidBody, modelNotFound, toOpenAIError } from "./errors.ts";
 import { CHAT_PRESETS, modelList, modelObject, presetBody } from "./presets.ts";
+import { presetPipeline } from "./preset-pipeline.ts";
 import { chatRequestSchema, conversationOf } from "./request.ts";
 import { openAIStream } from "./stream.ts";
 import { dataStreamContent, describe, json, jsonContent } from "../../../shared/http/openapi.ts";
@@ -27,13 +27,7 @@ async function readChatRequest(c: Context<AppEnv>) {
   );
   if (!parsed.success) throw invalidBody(parsed.error, chatRequestSchema);
   const body = parsed.data;
-  const preset = presetBody(body.model);
-  if (!preset) throw modelNotFound(body.model, Object.keys(CHAT_PRESETS));
-  const pipeline = pipelineSchema.parse({
-    ...preset,
-    namespace: body.namespace,
-    ...(body.filter ? { filter: body.filter } : {}),
-  });
+  const pipeline = presetPipeline(body);
   return { body, input: { conversation: conversationOf(body.messages), pipeline } };
 }
 

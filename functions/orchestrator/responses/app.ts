@@ -4,10 +4,9 @@ import { events, json } from "../../../shared/http/openapi.ts";
 import { describe } from "../../../shared/http/openapi.ts";
 import { readRawJson } from "../../../shared/http/validate.ts";
 import { LIMITS } from "../../../shared/limits.ts";
-import { pipelineSchema } from "../app.ts";
 import { answerChat } from "../chat/chat.ts";
-import { invalidBody, modelNotFound, toOpenAIError } from "../chat/errors.ts";
-import { CHAT_PRESETS, presetBody } from "../chat/presets.ts";
+import { invalidBody, toOpenAIError } from "../chat/errors.ts";
+import { presetPipeline } from "../chat/preset-pipeline.ts";
 import { openAIErrorSchema } from "../chat/responses.ts";
 import { responseHead, responseOf } from "./output.ts";
 import { conversationOfInput, refuseStatefulFields, responsesRequestSchema } from "./request.ts";
@@ -21,13 +20,7 @@ async function readResponsesRequest(c: Context<AppEnv>) {
   if (!parsed.success) throw invalidBody(parsed.error, responsesRequestSchema);
   const body = parsed.data;
   refuseStatefulFields(body);
-  const preset = presetBody(body.model);
-  if (!preset) throw modelNotFound(body.model, Object.keys(CHAT_PRESETS));
-  const pipeline = pipelineSchema.parse({
-    ...preset,
-    namespace: body.namespace,
-    ...(body.filter ? { filter: body.filter } : {}),
-  });
+  const pipeline = presetPipeline(body);
   return { body, input: { conversation: conversationOfInput(body.input), pipeline } };
 }
 
