@@ -29,6 +29,8 @@ const { Index, MetricKind, ScalarKind, exactSearch } = usearch as unknown as Use
  */
 const LARGE_INDEX_CHUNKS = 250_000;
 const LARGE_INDEX_HEAP_MB = 4096;
+/** Documents generated, chunked and written to the bulk JSONL at a time. */
+const BULK_PIECE = 20_000;
 const heapFor = (chunks: number) => chunks > LARGE_INDEX_CHUNKS ? LARGE_INDEX_HEAP_MB : undefined;
 
 export type DenseSizeReport = {
@@ -43,6 +45,16 @@ export type DenseSizeReport = {
   rss_mb: number;
   storage_mb: number;
   restart_first_search_ms: number;
+  /**
+   * After that restart: search p50/p95 (residual rows and texts are read from the checkpoint
+   * file then) and RSS (the index as loaded, not as grown by ingest).
+   */
+  after_restart?: {
+    search_ms: Record<"dense" | "hybrid", { p50: number; p95: number }>;
+    rss_mb: number;
+  };
+  /** How the chunks went in: through `POST /v1/documents`, or `deno task ingest --bulk`. */
+  build?: "http" | "bulk";
   /** V8's heap cap when not the start task's. */
   heap_mb?: number;
 };
@@ -79,11 +91,35 @@ type UsearchModule = {
   ): Matches;
 };
 
+/** p50/p95 of dense and hybrid `/v1/search` over `queries`; `found` gets each dense top 10's ids. */
+async function searchTimes(
+  url: string,
+  queries: string[],
+  found: string[][] = [],
+): Promise<DenseSizeReport["search_ms"]> {
+  const search = {} as DenseSizeReport["search_ms"];
+  for (const mode of ["dense", "hybrid"] as const) {
+    const times: number[] = [];
+    for (const query of queries) {
+      let hits: { id: string }[] = [];
+      times.push(
+        await timed(async () => {
+          const body = await post(url, "/v1/search", { query, mode, top_k: 10 });
+          hits = (body as { results: { id: string }[] }).results;
+        }),
+      );
+      if (mode === "dense") found.push(hits.map((hit) => hit.id));
+    }
+    search[mode] = { p50: quantile(times, 0.5), p95: quantile(times, 0.95) };
+  }
+  return search;
+}
+
 /** Runs the sizes in increasing order on one growing index; returns rows and peer rows. */
 export async function benchDense(
   sizes: number[],
   datasetDir: string,
-  options: { width?: number; peers?: boolean } = {},
+  options: { width?: number; peers?: boolean; build?: "http" | "bulk" } = {},
 ): Promise<{ index: DenseSizeReport[]; peers: DensePeerRow[] }> {
   const width = options.width ?? DENSE_WIDTH;
   const { documents, questions } = await readDataset(datasetDir);
@@ -137,6 +173,50 @@ export async function benchDense(
     pending.clear();
     return ms;
   };
+  const build = options.build ?? "http";
+  /**
+   * The bulk path instead: the server stopped, `count` more documents as JSONL through
+   * `deno task ingest --bulk` into its data directory (the vectors from the same embeddings
+   * server), the server started again. Returns the ingest's seconds.
+   */
+  const bulkIngest = async (count: number) => {
+    const file = `${dataDir}.jsonl`;
+    const out = await Deno.open(file, { create: true, write: true, truncate: true });
+    const encoder = new TextEncoder();
+    for (let done = 0; done < count;) {
+      const batch = nextDocuments(Math.min(BULK_PIECE, count - done));
+      done += batch.length;
+      for (const document of await chunkDocuments(batch, chunking)) {
+        for (const chunk of document.chunks) {
+          vectors.set(shortened(embed(searchableText(chunk)), width), rowOf.size * width);
+          rowOf.set(chunk.id, rowOf.size);
+        }
+      }
+      await out.write(encoder.encode(batch.map((line) => JSON.stringify(line) + "\n").join("")));
+    }
+    out.close();
+    await server.stop();
+    const started = performance.now();
+    const ingest = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        `--v8-flags=--max-old-space-size=${LARGE_INDEX_HEAP_MB}`,
+        "scripts/ingest.ts",
+        "--bulk",
+        file,
+      ],
+      cwd: new URL("../", import.meta.url).pathname,
+      env: { ...env, SIFT_DATA_DIR: dataDir, NO_COLOR: "1" },
+      stdout: "null",
+      stderr: "inherit",
+    }).output();
+    const seconds = (performance.now() - started) / 1000;
+    await Deno.remove(file);
+    if (!ingest.success) throw new Error(`deno task ingest --bulk failed (${ingest.code})`);
+    server = await startServer(dataDir, env, heap);
+    return seconds;
+  };
   try {
     for (const size of [...sizes].sort((a, b) => a - b)) {
       if (heapFor(size) !== heap) {
@@ -146,26 +226,19 @@ export async function benchDense(
       }
       const batches: number[] = [];
       const started = performance.now();
-      while (rowOf.size < size) batches.push(await ingest(Math.min(100, size - rowOf.size)));
-      const ingestSeconds = (performance.now() - started) / 1000;
+      const before = rowOf.size;
+      let ingestSeconds: number;
+      if (build === "bulk") {
+        // Documents are one chunk, at times two: the count is documents, the rate chunks.
+        ingestSeconds = await bulkIngest(size - before);
+      } else {
+        while (rowOf.size < size) batches.push(await ingest(Math.min(100, size - rowOf.size)));
+        ingestSeconds = (performance.now() - started) / 1000;
+      }
       const held = rowOf.size;
       const tenth = Math.max(1, Math.floor(batches.length / 10));
-      const search = {} as DenseSizeReport["search_ms"];
       const found: string[][] = [];
-      for (const mode of ["dense", "hybrid"] as const) {
-        const times: number[] = [];
-        for (const query of queries) {
-          let hits: { id: string }[] = [];
-          times.push(
-            await timed(async () => {
-              const body = await post(server.url, "/v1/search", { query, mode, top_k: 10 });
-              hits = (body as { results: { id: string }[] }).results;
-            }),
-          );
-          if (mode === "dense") found.push(hits.map((hit) => hit.id));
-        }
-        search[mode] = { p50: quantile(times, 0.5), p95: quantile(times, 0.95) };
-      }
+      const search = await searchTimes(server.url, queries, found);
       // Exact float search over the same vectors: the ground truth, and the plain-scan peer.
       const dataset = vectors.subarray(0, held * width);
       const truth: Set<number>[] = [];
@@ -209,10 +282,18 @@ export async function benchDense(
       server = await startServer(dataDir, env, heap);
       await post(server.url, "/v1/search", { query: queries[0]!, mode: "hybrid", top_k: 10 });
       const restart = performance.now() - restartStarted;
+      const afterRestart = {
+        search_ms: await searchTimes(server.url, queries),
+        rss_mb: rssMb(server.pid),
+      };
       const report: DenseSizeReport = {
         chunks: held,
         width,
-        ingest_chunks_per_second: batches.length ? (batches.length * 100) / ingestSeconds : 0,
+        ingest_chunks_per_second: build === "bulk"
+          ? (held - before) / ingestSeconds
+          : batches.length
+          ? (batches.length * 100) / ingestSeconds
+          : 0,
         ingest_last_over_first_tenth: batches.length >= 10
           ? mean(batches.slice(-tenth)) / mean(batches.slice(0, tenth))
           : 1,
@@ -221,6 +302,8 @@ export async function benchDense(
         rss_mb: rss,
         storage_mb: storageMb,
         restart_first_search_ms: restart,
+        after_restart: afterRestart,
+        build,
         ...(heap ? { heap_mb: heap } : {}),
       };
       index.push(report);
