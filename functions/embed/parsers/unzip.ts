@@ -1,6 +1,7 @@
 import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
 import { yieldingEvery } from "./yielding.ts";
 import { zipDirectory, type ZipEntry } from "./zip-directory.ts";
+import { reasonOf } from "./reason.ts";
 
 /**
  * Compressed bytes handed to the inflater at a time. DEFLATE expands at most
@@ -106,11 +107,6 @@ async function inflateEntry(
     );
   }
   return budget.left < 0 ? [] : parts;
-}
-
-function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0]!.slice(0, 200) || "corrupt data";
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
