@@ -1,7 +1,5 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { readBodyText } from "../../../shared/http/body.ts";
 import { InvalidRequestError } from "../../../shared/errors.ts";
 import { jsonSyntaxError } from "../../../shared/http/json-syntax.ts";
@@ -13,7 +11,6 @@ import { LIMITS } from "../../../shared/limits.ts";
 import { errorBodySchema } from "../../../shared/responses.ts";
 import { originOf } from "../../../shared/ratelimit/origin.ts";
 import { invalidEnvelope } from "./envelope.ts";
-import { createMcpServer } from "./server.ts";
 
 /** What `/openapi.json` says of a message: JSON-RPC 2.0 (a request, notification or response). */
 const rpcMessageSchema = z.looseObject({
@@ -101,15 +98,13 @@ export function mountMcp(app: Hono<AppEnv>): void {
       }
       const invalid = invalidEnvelope(parsed);
       if (invalid) return rpcError(c, 400, -32600, `Invalid Request: ${invalid}`);
-      const server = createMcpServer({
+      const { connectedServer } = await import("./connect.ts");
+      const { server, transport } = await connectedServer({
         steps: c.var.steps,
         cache: c.var.deps.cache,
         caller: await callerOf(c),
         readOnly: c.var.config.mcpReadOnly,
       });
-      // No sessionIdGenerator: stateless, no session id is issued or expected.
-      const transport = new WebStandardStreamableHTTPServerTransport({});
-      await server.connect(transport);
       // Closed with the request: a client that leaves ends this server's work.
       c.req.raw.signal.addEventListener("abort", () => void server.close(), { once: true });
       return await transport.handleRequest(c.req.raw, { parsedBody: parsed });
