@@ -171,6 +171,8 @@ export type BenchReport = {
   dense_peers: DensePeerRow[];
   /** One growing index of 1,536-d vectors (30k → 300k, or 1M), and each size over the first. */
   growth?: GrowthReport;
+  /** The same section grown through `deno task ingest --bulk` (`--growth-build bulk`). */
+  growth_bulk?: GrowthReport;
   /** BM25 alone on issue #30's Zipf corpus: pruned against the exhaustive scoring it replaced. */
   sparse?: SparseRow;
   /** Dense search per `EMBEDDING_DIMENSIONS`, and what the Durable Object holds at that width. */
@@ -339,21 +341,24 @@ export function renderMarkdown(report: BenchReport): string {
       (row.state.bytes_per_chunk / 1024).toFixed(1)
     } KB | ${row.state.chunks_under_128_mb.toLocaleString("en")} |`
   );
-  const growthRows = (report.growth?.sizes ?? []).map((size) =>
-    `| ${size.chunks.toLocaleString("en")}${size.heap_mb ? "*" : ""} | ${
-      (["dense", "hybrid"] as const).map((mode) =>
-        `${ms(size.search_ms[mode].p50)} / ${ms(size.search_ms[mode].p95)}`
-      ).join(" | ")
-    } | ${size.recall_at_10.toFixed(3)} | ${Math.round(size.rss_mb)} MB | ${
-      ms(size.restart_first_search_ms)
-    } ms | ${
-      size.after_restart
-        ? `${ms(size.after_restart.search_ms.dense.p50)} / ${
-          ms(size.after_restart.search_ms.hybrid.p50)
-        } ms | ${Math.round(size.after_restart.rss_mb)} MB`
-        : "— | —"
-    } | ${Math.round(size.ingest_chunks_per_second)} (${size.build ?? "http"}) |`
-  );
+  const growthRowsOf = (growth: GrowthReport | undefined) =>
+    (growth?.sizes ?? []).map((size) =>
+      `| ${size.chunks.toLocaleString("en")}${size.heap_mb ? "*" : ""} | ${
+        (["dense", "hybrid"] as const).map((mode) =>
+          `${ms(size.search_ms[mode].p50)} / ${ms(size.search_ms[mode].p95)}`
+        ).join(" | ")
+      } | ${size.recall_at_10.toFixed(3)} | ${Math.round(size.rss_mb)} MB | ${
+        ms(size.restart_first_search_ms)
+      } ms | ${
+        size.after_restart
+          ? `${ms(size.after_restart.search_ms.dense.p50)} / ${
+            ms(size.after_restart.search_ms.hybrid.p50)
+          } ms | ${Math.round(size.after_restart.rss_mb)} MB`
+          : "— | —"
+      } | ${Math.round(size.ingest_chunks_per_second)} (${size.build ?? "http"}) |`
+    );
+  const growthRows = growthRowsOf(report.growth);
+  const bulkRows = growthRowsOf(report.growth_bulk);
   const ratioRows = (report.growth?.ratios ?? []).map((ratio) =>
     `| ${ratio.from.toLocaleString("en")} → ${ratio.to.toLocaleString("en")} | ×${
       ratio.dense_p50.toFixed(2)
@@ -441,7 +446,20 @@ ${growthRows.join("\n")}
 | growth | dense p50 | hybrid p50 | restart |
 |---|---|---|---|
 ${ratioRows.join("\n")}
+${
+    bulkRows.length
+      ? `
+The same index grown through the bulk ingest instead (\`deno task bench --only growth --growth-build bulk\`,
+sizes in the note above): the server is stopped, the documents go into its data directory as JSONL
+through \`deno task ingest --bulk\`, and the server starts on the result. Its searches (before the
+restart too) read residual rows and texts from the checkpoint.
 
+| chunks | dense ms | hybrid ms | recall@10 | RSS | restart | after restart | RSS after restart | ingest |
+|---|---|---|---|---|---|---|---|---|
+${bulkRows.join("\n")}
+`
+      : ""
+  }
 ## BM25 alone
 
 In-process, the corpus of issue #30: documents of 60 tokens drawn from a Zipf law over 50k words,
@@ -592,7 +610,10 @@ if (import.meta.main && flags.render) {
   const sections: Record<(typeof SECTIONS)[number], () => Promise<Partial<BenchReport>>> = {
     index: async () => ({ index: await benchIndex(sizes, DATASET) }),
     dense: denseRows,
-    growth: async () => ({ growth: await growthRows() }),
+    growth: async () =>
+      flag("growth-build") === "bulk"
+        ? { growth_bulk: await growthRows() }
+        : { growth: await growthRows() },
     sparse: () =>
       Promise.resolve({ sparse: benchSparse({ docs: Number(flag("sparse-docs") ?? 1_000_000) }) }),
     widths: async () => ({ dense_widths: await widthRows() }),
