@@ -78,6 +78,7 @@ export class Runtime {
   readonly #inflight = new Map<string, Promise<unknown>>();
   #lastEnv: Record<string, unknown> | undefined;
   #lastConfig: Config | undefined;
+  #lastDeps: { config: Config; env: Record<string, unknown>; deps: Deps } | undefined;
 
   /**
    * `log`: where the in-process index persists (Deno). `state`: shared
@@ -115,8 +116,21 @@ export class Runtime {
     return this.#lastConfig;
   }
 
-  /** `env` is only read for bindings (Workers): variables come through `config`. */
+  /**
+   * `env` is only read for bindings (Workers): variables come through `config`.
+   * Built again only when the config or the env object changes: the clients
+   * hold no per-request state, and building the openai client cost about a
+   * third of a millisecond per request.
+   */
   deps(config: Config, env: Record<string, unknown> = {}): Deps {
+    const last = this.#lastDeps;
+    if (last && last.config === config && last.env === env) return last.deps;
+    const deps = this.#buildDeps(config, env);
+    this.#lastDeps = { config, env, deps };
+    return deps;
+  }
+
+  #buildDeps(config: Config, env: Record<string, unknown>): Deps {
     const counted = this.#onModelCall && countingFetch(this.#onModelCall);
     const workersAiFetch = config.llm.provider === "workers-ai"
       ? this.#llmFetch?.(env, config)
