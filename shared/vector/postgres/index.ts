@@ -16,6 +16,7 @@ import { toJsonPathFilter } from "./filter.ts";
 import { ensureVectorIndex, migrate } from "./schema.ts";
 import { searchStatement } from "./search-sql.ts";
 import { queryTerms } from "./terms.ts";
+import { connectionLost, inTransaction } from "./transaction.ts";
 import { writeInTransaction, writePlan } from "./write.ts";
 
 /** How long one call may take, connecting included, before it is a 503 (`DATABASE_TIMEOUT_MS`). */
@@ -209,7 +210,7 @@ export class PostgresIndex implements VectorIndex {
       }
       for (let attempt = 1;; attempt++) {
         try {
-          return await sql.begin((tx) => writeInTransaction(tx, plan)) as number;
+          return await inTransaction(sql, (tx) => writeInTransaction(tx, plan));
         } catch (error) {
           const code = (error as { code?: unknown }).code;
           if (attempt < WRITE_ATTEMPTS && typeof code === "string" && RETRY_STATES.has(code)) {
@@ -223,8 +224,9 @@ export class PostgresIndex implements VectorIndex {
 
   /**
    * Runs `work` once the schema is ready, under the call's deadline. A call
-   * that outlives it closes the pool (a hung server keeps its connections
-   * busy forever) and is a 503; the next call connects afresh.
+   * that outlives it, or whose connection went away, closes the pool (a hung
+   * server keeps its connections busy forever) and is a 503; the next call
+   * connects afresh.
    */
   async #call<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     const sql = this.#sql ??= this.#connect();
@@ -246,6 +248,13 @@ export class PostgresIndex implements VectorIndex {
       ]);
     } catch (error) {
       if (error instanceof SiftError) throw error;
+      // A connection postgres.js saw die can keep a write it never flushed, and then never
+      // flushes its next start-up either (porsager/postgres#1215): the next call gets a new
+      // pool, and this one closes once its other calls are done.
+      if (connectionLost(error) && this.#sql === sql) {
+        this.#sql = undefined;
+        sql.end({ timeout: 5 }).catch(() => {});
+      }
       throw toIndexError(error);
     } finally {
       clearTimeout(timer);

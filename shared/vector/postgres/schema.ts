@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from "postgres";
 import { SiftError } from "../../errors.ts";
+import { inTransaction } from "./transaction.ts";
 
 /** The schema this sift writes; the database keeps the version it holds in `sift_schema`. */
 export const SCHEMA_VERSION = 1;
@@ -117,7 +118,7 @@ export class SchemaTooNewError extends SiftError {
  * is there. Resolves to the version the database now holds.
  */
 export async function migrate(sql: Sql): Promise<number> {
-  return await sql.begin(async (tx) => {
+  return await inTransaction(sql, async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`;
     await ensurePgvector(tx);
     await tx`CREATE TABLE IF NOT EXISTS sift_schema (
@@ -133,7 +134,7 @@ export async function migrate(sql: Sql): Promise<number> {
     await tx`INSERT INTO sift_schema (version) VALUES (${SCHEMA_VERSION})
       ON CONFLICT (singleton) DO UPDATE SET version = excluded.version`;
     return SCHEMA_VERSION;
-  }) as number;
+  });
 }
 
 async function ensurePgvector(tx: TransactionSql): Promise<void> {
