@@ -11,6 +11,9 @@ export const B = 0.75;
  */
 const SLACK = 1e-9;
 
+/** Past a posting's last entry: above every slot. */
+const END = 0xffffffff;
+
 /** A term's posting: slots ascending (slots are handed out in increasing order and renumbered in order). */
 type TermPosting = Postings<Uint16Array>;
 
@@ -109,30 +112,33 @@ export class Bm25Scorer {
     const below = new Float64Array(count + 1);
     for (let t = 0; t < count; t++) below[t + 1] = below[t]! + terms[t]!.bound;
     const cursors = new Uint32Array(count);
+    // heads[t]: the slot at term t's cursor (END past its last), read without a second lookup.
+    const heads = new Uint32Array(count);
+    for (let t = 0; t < count; t++) heads[t] = terms[t]!.length > 0 ? terms[t]!.slots[0]! : END;
     // Terms essential .. count - 1 are walked; terms below `essential` are only sought into.
     let essential = 0;
     let reach = -Infinity;
     for (;;) {
-      let slot = 0xffffffff;
-      for (let t = essential; t < count; t++) {
-        const term = terms[t]!;
-        const at = cursors[t]!;
-        if (at < term.length && term.slots[at]! < slot) slot = term.slots[at]!;
-      }
-      if (slot === 0xffffffff) break;
-      const live = alive[slot] === 1;
+      let slot = END;
+      for (let t = essential; t < count; t++) if (heads[t]! < slot) slot = heads[t]!;
+      if (slot === END) break;
+      // What the chunk could score at most, before any division: most candidates stop here.
+      let most = below[essential]!;
+      for (let t = essential; t < count; t++) if (heads[t] === slot) most += terms[t]!.bound;
+      const wanted = most >= reach && alive[slot] === 1;
       const norm = lengthBase + lengthScale * lengths[slot]!;
       let score = 0;
       for (let t = essential; t < count; t++) {
+        if (heads[t] !== slot) continue;
         const term = terms[t]!;
         const at = cursors[t]!;
-        if (at >= term.length || term.slots[at] !== slot) continue;
         cursors[t] = at + 1;
-        if (!live) continue;
+        heads[t] = at + 1 < term.length ? term.slots[at + 1]! : END;
+        if (!wanted) continue;
         const frequency = term.counts[at]!;
         score += term.idf * (frequency * (K1 + 1)) / (frequency + norm);
       }
-      if (!live) continue;
+      if (!wanted) continue;
       let t = essential - 1;
       for (; t >= 0; t--) {
         if (score + below[t + 1]! < reach) break;
