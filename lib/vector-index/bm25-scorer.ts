@@ -114,6 +114,7 @@ export class Bm25Scorer {
     const cursors = new Uint32Array(count);
     // heads[t]: the slot at term t's cursor (END past its last), read without a second lookup.
     const heads = new Uint32Array(count);
+    const matches = new Uint32Array(count);
     for (let t = 0; t < count; t++) heads[t] = terms[t]!.length > 0 ? terms[t]!.slots[0]! : END;
     // Terms essential .. count - 1 are walked; terms below `essential` are only sought into.
     let essential = 0;
@@ -124,12 +125,17 @@ export class Bm25Scorer {
       if (slot === END) break;
       // What the chunk could score at most, before any division: most candidates stop here.
       let most = below[essential]!;
-      for (let t = essential; t < count; t++) if (heads[t] === slot) most += terms[t]!.bound;
+      let matched = 0;
+      for (let t = essential; t < count; t++) {
+        if (heads[t] !== slot) continue;
+        matches[matched++] = t;
+        most += terms[t]!.bound;
+      }
       const wanted = most >= reach && alive[slot] === 1;
       const norm = lengthBase + lengthScale * lengths[slot]!;
       let score = 0;
-      for (let t = essential; t < count; t++) {
-        if (heads[t] !== slot) continue;
+      for (let m = 0; m < matched; m++) {
+        const t = matches[m]!;
         const term = terms[t]!;
         const at = cursors[t]!;
         cursors[t] = at + 1;
