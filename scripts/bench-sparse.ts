@@ -89,7 +89,7 @@ function zipfChunks(docs: number, words: number, tokens: number, seed: number): 
  * The exhaustive BM25 that `NamespaceIndex.sparse` was before #30, transcribed
  * over a snapshot's flat postings: the baseline of the ratio.
  */
-function exhaustive(
+export function exhaustive(
   snapshot: NamespaceSnapshot,
   termNumbers: Map<string, number>,
   alive: Uint8Array,

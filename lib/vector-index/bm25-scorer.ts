@@ -11,6 +11,9 @@ export const B = 0.75;
  */
 const SLACK = 1e-9;
 
+/** Past a posting's last entry: above every slot. */
+const END = 0xffffffff;
+
 /** A term's posting: slots ascending (slots are handed out in increasing order and renumbered in order). */
 type TermPosting = Postings<Uint16Array>;
 
@@ -26,9 +29,9 @@ type TermStats = {
   counted: number;
   /** Removals (the scorer's log) already taken off. */
   removalsSeen: number;
-  /** The largest count and smallest length over the live entries counted: a bound on any score. */
+  /** The largest count and smallest length / count over the live entries counted: a score bound. */
   maxCount: number;
-  minLength: number;
+  minLengthPerCount: number;
 };
 
 /** The namespace's per-slot arrays and totals, as they are for one query. */
@@ -40,34 +43,44 @@ export type Bm25Corpus = {
   slotCount: number;
 };
 
-type QueryTerm = { posting: TermPosting; idf: number; bound: number };
+type QueryTerm = {
+  slots: Uint32Array;
+  counts: Uint16Array;
+  length: number;
+  idf: number;
+  bound: number;
+};
 
 /**
  * Okapi BM25 over a namespace's term postings at what the postings cost:
- * document frequencies kept per term (not recounted per query), score
- * accumulators and a list of the slots they touched reused across queries
- * (no per-query arrays of the namespace's size, no scan of every slot), a
- * typed top-k, and MaxScore-style pruning evaluated term at a time: terms go
- * highest score bound first, and once the k-th best partial score exceeds
- * what all the terms left could add, no untouched slot can enter the top k.
- * From there the remaining (common, low-idf) terms' postings are not scanned:
- * each surviving candidate is looked up in them by galloping search, and
- * candidates that can no longer reach the k-th best are dropped. The top k
- * is the exhaustive one's (`bm25-scorer_test.ts` checks it against a plain
- * BM25 on random Zipf corpora with removals).
+ * document frequencies kept per term (not recounted per query), a typed
+ * top-k, ids only for the final k, and MaxScore (Turtle & Flood) document at
+ * a time. Terms are ordered by the most each can add to a score (its bound);
+ * once the k-th best score so far exceeds what the lowest-bound terms could
+ * add together, those terms are "non-essential": no chunk found only in them
+ * can enter the top k, so their postings are no longer walked. Candidates
+ * come from the essential terms' postings, merged in slot order; each adds
+ * the non-essential terms' counts by galloping search into their postings,
+ * highest bound first, and stops as soon as its score plus what the rest
+ * could add falls below the k-th best. On real questions (several common
+ * words beside a few rare ones) the common words' postings, the bulk of the
+ * entries, are then sought into rather than scanned. The top k is the
+ * exhaustive one's (`vector_index_bm25_scorer_test.ts` checks it against a
+ * plain BM25 on random Zipf corpora with removals and filters).
+ *
+ * Bounds use the largest count and the smallest length-to-count ratio a
+ * term's live entries had: BM25's term score is
+ * `(k1 + 1) / (1 + k1 * ((1 - b) / count + (b / avgdl) * (length / count)))`,
+ * so those two bound it for any average length, and far more tightly than
+ * the largest count and the smallest length taken apart.
  *
  * One scorer per namespace; `removed(slot)` on every removal. Synchronous: a
- * query runs to its end before another starts, so the buffers are shared.
+ * query runs to its end before another starts.
  */
 export class Bm25Scorer {
   readonly #stats = new Map<TermPosting, TermStats>();
   readonly #removals: number[] = [];
-  #scores = new Float64Array(0);
-  #touched = new Uint32Array(0);
-  #touchedCount = 0;
-  /** Per slot during a query: 0 not yet asked, 1 accepted by the filter, 2 not. */
-  #acceptance = new Uint8Array(0);
-  /** Queries that stopped scanning postings early (for tests and benches). */
+  /** Queries where some term's posting was sought into rather than walked (for tests and benches). */
   pruned = 0;
 
   /** Notes a removed slot, so document frequencies can drop it lazily. */
@@ -87,56 +100,72 @@ export class Bm25Scorer {
     before: (a: number, b: number) => boolean,
   ): { slots: Int32Array; scores: Float64Array } {
     const terms = this.#queryTerms(postings, corpus);
-    if (terms.length === 0 || limit <= 0) {
-      return { slots: new Int32Array(0), scores: new Float64Array(0) };
-    }
-    this.#reserve(corpus.slotCount);
-    const accepted = accept ? (slot: number) => this.#accepted(slot, accept) : undefined;
-    // remaining[t]: the most terms t.. can add to any slot's score.
-    const remaining = new Float64Array(terms.length + 1);
-    for (let t = terms.length - 1; t >= 0; t--) remaining[t] = remaining[t + 1]! + terms[t]!.bound;
+    const top = new SlotTopK(limit, before);
+    if (terms.length === 0 || limit <= 0) return top.sorted();
+    const { alive, lengths } = corpus;
     const average = corpus.totalLength / corpus.live || 1;
-    try {
-      let t = 0;
-      let threshold = -Infinity;
-      for (; t < terms.length; t++) {
-        // Worth asking only when the next posting costs more to scan than the question.
-        if (t > 0 && terms[t]!.posting.length > this.#touchedCount) {
-          threshold = this.#kthBest(this.#touched, this.#touchedCount, limit, accepted);
-          if (remaining[t]! < threshold * (1 - SLACK)) break;
-        }
-        this.#accumulate(terms[t]!, corpus, average);
+    // norm(length) = k1 * (1 - b + b * length / avgdl) = lengthBase + lengthScale * length.
+    const lengthBase = K1 * (1 - B);
+    const lengthScale = K1 * B / average;
+    const count = terms.length;
+    // below[t]: the most terms 0 .. t - 1 (the lowest bounds) can add to any score.
+    const below = new Float64Array(count + 1);
+    for (let t = 0; t < count; t++) below[t + 1] = below[t]! + terms[t]!.bound;
+    const cursors = new Uint32Array(count);
+    // heads[t]: the slot at term t's cursor (END past its last), read without a second lookup.
+    const heads = new Uint32Array(count);
+    const matches = new Uint32Array(count);
+    for (let t = 0; t < count; t++) heads[t] = terms[t]!.length > 0 ? terms[t]!.slots[0]! : END;
+    // Terms essential .. count - 1 are walked; terms below `essential` are only sought into.
+    let essential = 0;
+    let reach = -Infinity;
+    for (;;) {
+      let slot = END;
+      for (let t = essential; t < count; t++) if (heads[t]! < slot) slot = heads[t]!;
+      if (slot === END) break;
+      // What the chunk could score at most, before any division: most candidates stop here.
+      let most = below[essential]!;
+      let matched = 0;
+      for (let t = essential; t < count; t++) {
+        if (heads[t] !== slot) continue;
+        matches[matched++] = t;
+        most += terms[t]!.bound;
       }
-      if (t === terms.length) {
-        return this.#best(this.#touched, this.#touchedCount, limit, accepted, before);
+      const wanted = most >= reach && alive[slot] === 1;
+      const norm = lengthBase + lengthScale * lengths[slot]!;
+      let score = 0;
+      for (let m = 0; m < matched; m++) {
+        const t = matches[m]!;
+        const term = terms[t]!;
+        const at = cursors[t]!;
+        cursors[t] = at + 1;
+        heads[t] = at + 1 < term.length ? term.slots[at + 1]! : END;
+        if (!wanted) continue;
+        const frequency = term.counts[at]!;
+        score += term.idf * (frequency * (K1 + 1)) / (frequency + norm);
       }
-      let candidates = this.#survivors(
-        this.#touched,
-        this.#touchedCount,
-        remaining[t]!,
-        threshold,
-        accepted,
-      );
-      candidates.sort();
-      this.pruned++;
-      for (; t < terms.length; t++) {
-        this.#lookUp(terms[t]!, candidates, corpus, average);
-        threshold = this.#kthBest(candidates, candidates.length, limit, undefined);
-        candidates = this.#survivors(
-          candidates,
-          candidates.length,
-          remaining[t + 1]!,
-          threshold,
-          undefined,
-        );
+      if (!wanted) continue;
+      let t = essential - 1;
+      for (; t >= 0; t--) {
+        if (score + below[t + 1]! < reach) break;
+        const term = terms[t]!;
+        const at = seek(term.slots, cursors[t]!, term.length, slot);
+        cursors[t] = at;
+        if (at >= term.length || term.slots[at] !== slot) continue;
+        const frequency = term.counts[at]!;
+        score += term.idf * (frequency * (K1 + 1)) / (frequency + norm);
       }
-      return this.#best(candidates, candidates.length, limit, undefined, before);
-    } finally {
-      this.#clear();
+      if (t >= 0 || score < top.floor || (accept && !accept(slot))) continue;
+      top.offer(slot, score);
+      if (top.size < limit) continue;
+      reach = top.floor * (1 - SLACK);
+      while (essential < count && below[essential + 1]! < reach) essential++;
     }
+    if (essential > 0) this.pruned++;
+    return top.sorted();
   }
 
-  /** The query's terms with a live entry, their idf and score bound, highest bound first. */
+  /** The query's terms with a live entry, their idf and score bound, lowest bound first. */
   #queryTerms(postings: readonly TermPosting[], corpus: Bm25Corpus): QueryTerm[] {
     if (corpus.live === 0) return [];
     const average = corpus.totalLength / corpus.live || 1;
@@ -146,11 +175,14 @@ export class Bm25Scorer {
       const frequency = stats.documentFrequency;
       if (frequency === 0) continue;
       const idf = Math.log(1 + (corpus.live - frequency + 0.5) / (frequency + 0.5));
-      const norm = K1 * (1 - B + B * (stats.minLength / average));
-      const bound = idf * (stats.maxCount * (K1 + 1)) / (stats.maxCount + norm);
-      terms.push({ posting, idf, bound });
+      const denominator = 1 +
+        K1 * ((1 - B) / stats.maxCount + (B / average) * stats.minLengthPerCount);
+      // Slack upward: the bound must not fall under a real score by rounding.
+      const bound = idf * (K1 + 1) / denominator * (1 + SLACK);
+      const { slots, values, length } = posting;
+      terms.push({ slots, counts: values, length, idf, bound });
     }
-    return terms.sort((a, b) => b.bound - a.bound);
+    return terms.sort((a, b) => a.bound - b.bound);
   }
 
   #statsOf(posting: TermPosting, { alive, lengths }: Bm25Corpus): TermStats {
@@ -162,7 +194,7 @@ export class Bm25Scorer {
         counted: 0,
         removalsSeen: removals.length,
         maxCount: 0,
-        minLength: Infinity,
+        minLengthPerCount: Infinity,
       };
       this.#stats.set(posting, stats);
     } else if (stats.removalsSeen < removals.length) {
@@ -184,131 +216,13 @@ export class Bm25Scorer {
       const slot = slots[i]!;
       if (!alive[slot]) continue;
       stats.documentFrequency++;
-      if (values[i]! > stats.maxCount) stats.maxCount = values[i]!;
-      if (lengths[slot]! < stats.minLength) stats.minLength = lengths[slot]!;
+      const count = values[i]!;
+      if (count > stats.maxCount) stats.maxCount = count;
+      const ratio = lengths[slot]! / count;
+      if (ratio < stats.minLengthPerCount) stats.minLengthPerCount = ratio;
     }
     stats.counted = posting.length;
     return stats;
-  }
-
-  /** Adds one term's score to every live slot of its posting. */
-  #accumulate({ posting, idf }: QueryTerm, corpus: Bm25Corpus, average: number): void {
-    const { alive, lengths } = corpus;
-    const { slots, values } = posting;
-    const scores = this.#scores;
-    const touched = this.#touched;
-    let touchedCount = this.#touchedCount;
-    for (let i = 0; i < posting.length; i++) {
-      const slot = slots[i]!;
-      if (!alive[slot]) continue;
-      const frequency = values[i]!;
-      const norm = K1 * (1 - B + B * (lengths[slot]! / average));
-      const score = scores[slot]!;
-      if (score === 0) touched[touchedCount++] = slot;
-      scores[slot] = score + idf * (frequency * (K1 + 1)) / (frequency + norm);
-    }
-    this.#touchedCount = touchedCount;
-  }
-
-  /** Adds one term's score to the candidates (ascending) found in its posting. */
-  #lookUp(
-    { posting, idf }: QueryTerm,
-    candidates: Uint32Array,
-    { lengths }: Bm25Corpus,
-    average: number,
-  ): void {
-    const { slots, values } = posting;
-    const scores = this.#scores;
-    let at = 0;
-    for (let c = 0; c < candidates.length && at < posting.length; c++) {
-      const slot = candidates[c]!;
-      at = seek(slots, at, posting.length, slot);
-      if (at >= posting.length || slots[at] !== slot) continue;
-      const frequency = values[at]!;
-      const norm = K1 * (1 - B + B * (lengths[slot]! / average));
-      scores[slot] = scores[slot]! + idf * (frequency * (K1 + 1)) / (frequency + norm);
-    }
-  }
-
-  /** The k-th best accepted score among `slots[0 .. count - 1]`, -Infinity if fewer. */
-  #kthBest(
-    slots: Uint32Array,
-    count: number,
-    limit: number,
-    accepted: ((slot: number) => boolean) | undefined,
-  ): number {
-    const top = new SlotTopK(limit);
-    const scores = this.#scores;
-    for (let i = 0; i < count; i++) {
-      const slot = slots[i]!;
-      const score = scores[slot]!;
-      if (score > top.floor && (!accepted || accepted(slot))) top.offer(slot, score);
-    }
-    return top.floor;
-  }
-
-  /** The accepted slots whose score plus `remaining` can still reach `threshold`. */
-  #survivors(
-    slots: Uint32Array,
-    count: number,
-    remaining: number,
-    threshold: number,
-    accepted: ((slot: number) => boolean) | undefined,
-  ): Uint32Array {
-    const reach = threshold * (1 - SLACK);
-    const scores = this.#scores;
-    const kept = new Uint32Array(count);
-    let keptCount = 0;
-    for (let i = 0; i < count; i++) {
-      const slot = slots[i]!;
-      if (scores[slot]! + remaining >= reach && (!accepted || accepted(slot))) {
-        kept[keptCount++] = slot;
-      }
-    }
-    return kept.subarray(0, keptCount);
-  }
-
-  #best(
-    slots: Uint32Array,
-    count: number,
-    limit: number,
-    accepted: ((slot: number) => boolean) | undefined,
-    before: (a: number, b: number) => boolean,
-  ): { slots: Int32Array; scores: Float64Array } {
-    const top = new SlotTopK(limit, before);
-    const scores = this.#scores;
-    for (let i = 0; i < count; i++) {
-      const slot = slots[i]!;
-      const score = scores[slot]!;
-      if (score >= top.floor && (!accepted || accepted(slot))) top.offer(slot, score);
-    }
-    return top.sorted();
-  }
-
-  #accepted(slot: number, accept: (slot: number) => boolean): boolean {
-    const known = this.#acceptance[slot]!;
-    if (known !== 0) return known === 1;
-    const verdict = accept(slot);
-    this.#acceptance[slot] = verdict ? 1 : 2;
-    return verdict;
-  }
-
-  /** Zeroes what the query touched (cheaper than the namespace-sized fill it replaces). */
-  #clear(): void {
-    const touched = this.#touched;
-    for (let i = 0; i < this.#touchedCount; i++) {
-      this.#scores[touched[i]!] = 0;
-      this.#acceptance[touched[i]!] = 0;
-    }
-    this.#touchedCount = 0;
-  }
-
-  #reserve(slotCount: number): void {
-    if (slotCount <= this.#scores.length) return;
-    const capacity = Math.max(slotCount, Math.ceil(this.#scores.length * 1.5), 64);
-    this.#scores = new Float64Array(capacity);
-    this.#touched = new Uint32Array(capacity);
-    this.#acceptance = new Uint8Array(capacity);
   }
 }
 

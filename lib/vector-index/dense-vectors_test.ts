@@ -141,3 +141,31 @@ Deno.test("on many rows a first pass over the codes' first 256 bits keeps what t
   }
   assert.ok(kept >= 0.9 * 4 * wanted, `${kept} of ${4 * wanted} full-code nearest kept`);
 });
+
+Deno.test("on many rows, bit codes pick exactly the rows at or under the wanted-th smallest Hamming distance", () => {
+  const random = mulberry32(11);
+  const width = 64, count = 70_000;
+  const codes = new BitCodes(new Float32Array(width), count);
+  for (let slot = 0; slot < count; slot++) codes.set(slot, unitVector(random, width));
+  const stored = codes.codes(0, count).slice();
+  const popcount = (byte: number) => {
+    let bits = 0;
+    for (; byte; byte &= byte - 1) bits++;
+    return bits;
+  };
+  for (const wanted of [1, 300, 2000, 20_000]) {
+    const query = unitVector(random, width);
+    const queryCode = new Uint8Array(codes.stride);
+    for (let d = 0; d < width; d++) if (query[d]! > 0) queryCode[d >> 3]! |= 1 << (d & 7);
+    const distances = Array.from({ length: count }, (_, row) => {
+      let differing = 0;
+      for (let b = 0; b < codes.stride; b++) {
+        differing += popcount(stored[row * codes.stride + b]! ^ queryCode[b]!);
+      }
+      return differing;
+    });
+    const cut = [...distances].sort((a, b) => a - b)[wanted - 1]!;
+    const expected = distances.flatMap((distance, row) => distance <= cut ? [row] : []);
+    assert.deepEqual([...codes.nearest(query, count, wanted)], expected, `wanted ${wanted}`);
+  }
+});

@@ -149,3 +149,42 @@ Deno.test("BM25 pruning stops scanning a common word's posting, and the ranking 
   compare(index, chunks, queries, "common words");
   assert.equal(index.sparseStats().pruned - before, queries.length);
 });
+
+for (const seed of [5, 6, 7]) {
+  Deno.test(`BM25 with pruning ranks as a plain BM25 does on overlapping windows of one text, long queries and removals (seed ${seed})`, () => {
+    // Real chunks of one corpus (ARAGOG's 250-word windows) overlap: many chunks tie or nearly
+    // tie, and questions hold many terms, several common, so most terms stop being walked.
+    const random = mulberry32(seed);
+    const rank = zipf(random, 600);
+    const text = Array.from({ length: 4000 }, () => word(rank()));
+    const chunks = new Map<string, PreparedChunk>();
+    for (let i = 0; i < 3000; i++) {
+      const start = Math.floor(random() * (text.length - 60));
+      const length = 20 + Math.floor(random() * 40);
+      const id = `c${i}`;
+      const chunk = prepareChunk({
+        id,
+        text: text.slice(start, start + length).join(" "),
+        vector: [1, 0, 0],
+        metadata: { doc_id: `d${i % 89}`, chunk_index: 0, group: i % 3 },
+      });
+      chunks.set(id, chunk);
+    }
+    const index = NamespaceIndex.build([...chunks.values()]);
+    for (let i = 0; i < 400; i++) {
+      const id = `c${Math.floor(random() * 3000)}`;
+      if (index.remove(id)) chunks.delete(id);
+    }
+    const queries = Array.from({ length: 16 }, (): Query => {
+      const start = Math.floor(random() * (text.length - 20));
+      return {
+        text: text.slice(start, start + 6 + Math.floor(random() * 10)).join(" "),
+        limit: [1, 10, 50][Math.floor(random() * 3)]!,
+        ...(random() < 0.25 ? { filter: { group: { in: [1] } } } : {}),
+      };
+    });
+    const live = [...chunks.values()];
+    compare(index, live, queries, "windows");
+    compare(NamespaceIndex.restore(index.snapshot()), live, queries, "windows restored");
+  });
+}
