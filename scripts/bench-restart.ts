@@ -52,11 +52,30 @@ async function writeIndex(
   pool: PreparedChunk[],
   format1Dir: string,
 ): Promise<void> {
-  const chunks = Array.from({ length: size }, (_, i) => {
-    const chunk = pool[i % POOL]!;
-    const docId = `restart-${i}`;
-    return { ...chunk, id: `${docId}#0`, metadata: { ...chunk.metadata, doc_id: docId } };
-  });
+  // Ids and metadata as a real corpus has them: documents of 1 to 15 chunks, each chunk with its
+  // own index, page and section, each document with its own title, url and source file.
+  const chunks: PreparedChunk[] = [];
+  for (let doc = 0; chunks.length < size; doc++) {
+    const docId = `report-${(doc * 2654435761 >>> 0).toString(36)}-${doc}`;
+    const pages = 1 + (doc * 7) % 15;
+    for (let part = 0; part < pages && chunks.length < size; part++) {
+      const chunk = pool[chunks.length % POOL]!;
+      chunks.push({
+        ...chunk,
+        id: `${docId}#${part}`,
+        metadata: {
+          ...chunk.metadata,
+          doc_id: docId,
+          chunk_index: part,
+          title: `Annual report ${doc} of the ${doc % 311}th district`,
+          url: `https://example.org/reports/${docId}.pdf`,
+          source: `reports/${doc % 1000}/${docId}.pdf`,
+          section: `Part ${part >> 2} > Chapter ${part}`,
+          page: part * 2 + 1,
+        },
+      });
+    }
+  }
   const index = NamespaceIndex.build(chunks);
   const log = new FileIndexLog(`${dataDir}/index.log`);
   await log.load();
