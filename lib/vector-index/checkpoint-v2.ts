@@ -1,5 +1,8 @@
 import { fastCrc32 } from "./kernel/crc.ts";
+import { crc32 } from "./crc32.ts";
 import type { ChunkMetadata } from "./types.ts";
+import { buildTable, hashBytes, KeyColumn, tableCells } from "./key-table.ts";
+import { SlotKeys } from "./slot-keys.ts";
 import { DenseVectors, type DenseVectorsView } from "./dense-vectors.ts";
 import { countLiveEntries, flattenPostings } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
@@ -21,9 +24,15 @@ import { TextColumn } from "./text-column.ts";
  * Every section has a CRC-32, checked when the section is read at load; the
  * residual rows and the texts also have one per row and per text, checked
  * when each is read. A file without its end (a write cut short) is not a
- * checkpoint. Ids and metadata are JSON arrays of up to 4,096 entries each
- * (u32 length first): a load parses a few hundred strings, not one per chunk.
- * Format 1 (`checkpoint.ts`, frames) still loads.
+ * checkpoint.
+ *
+ * Directory format 3 (written now; same container) stores ids, metadata and
+ * documents as columns (`keySections`): a load reads them into buffers and
+ * decodes an entry only when it is asked for, and the id → slot and document
+ * → slots lookups are hash tables in the file, not `Map`s built per chunk.
+ * The bit codes' packed prefixes are a section too. Directory format 2 (ids
+ * and metadata as JSON arrays of up to 4,096 entries, u32 length first) and
+ * format 1 (`checkpoint.ts`, frames) still load.
  */
 
 export const FORMAT_2_MAGIC = "SIFTCKP2";
@@ -41,12 +50,14 @@ type NamespaceEntry = {
   terms: number;
   termEntries: number;
   dimEntries: number;
+  /** Format 3: how many documents the key sections hold. */
+  documents?: number;
   /** The dense layout: `stride` bytes per int8 row, `codeStride` per bit code, `codes` the mean's width. */
   dense?: { stride: number; codeStride: number; codes: number };
   sections: Record<string, Section>;
 };
 
-export type Directory = { format: 2; generation: number; namespaces: NamespaceEntry[] };
+export type Directory = { format: 2 | 3; generation: number; namespaces: NamespaceEntry[] };
 
 const encoder = new TextEncoder();
 const bytesOf = (array: ArrayBufferView) =>
@@ -58,7 +69,7 @@ export function* checkpointSections(
   generation: number,
 ): Generator<Uint8Array> {
   let at = 0;
-  const directory: Directory = { format: 2, generation, namespaces: [] };
+  const directory: Directory = { format: 3, generation, namespaces: [] };
   function* put(bytes: Uint8Array) {
     at += bytes.length;
     yield bytes;
@@ -85,6 +96,8 @@ export function* checkpointSections(
     for (let slot = 0; slot < view.slotCount; slot++) {
       if (view.alive[slot]) renumbered[slot] = live.push(slot) - 1;
     }
+    // Now, with `live`: slots may die while the sections before the documents' are written.
+    const documents = view.keys.documentsOf(live);
     const terms = view.terms.map(({ slots, counts, length }) => ({
       slots,
       values: counts,
@@ -134,6 +147,13 @@ export function* checkpointSections(
           rowPieces(live, bits.stride, (s) => bits.codes(s, s + 1)),
         );
       }
+      if (bits?.hasPrefixes) {
+        yield* section(
+          sections,
+          "bitPrefixes",
+          rowPieces(live, bits.prefixes(0, 1).length, (s) => bits.prefixes(s, s + 1)),
+        );
+      }
       yield* section(sections, "residuals", residualPieces(live, vectors));
     }
     // Texts: the bytes, then offsets (f64: past 4 GB of text) and a CRC per text.
@@ -156,8 +176,8 @@ export function* checkpointSections(
     );
     yield* section(sections, "textOffsets", [bytesOf(textOffsets)]);
     yield* section(sections, "textCrcs", [bytesOf(textCrcs)]);
-    yield* section(sections, "ids", jsonBatches(live, (slot) => view.ids[slot]!));
-    yield* section(sections, "metadata", jsonBatches(live, (slot) => view.metadata[slot]!));
+    entry.documents = documents.ids.length;
+    yield* keySections(section, sections, view.keys, live, documents);
     directory.namespaces.push(entry);
   }
   const json = encoder.encode(JSON.stringify(directory));
@@ -239,13 +259,77 @@ function* residualPieces(live: number[], vectors: DenseVectorsView) {
   }
 }
 
-/** Values as JSON arrays of `BATCH`, each after its u32 byte length. */
-function* jsonBatches(live: number[], value: (slot: number) => unknown) {
-  for (let from = 0; from < live.length; from += BATCH) {
-    const json = encoder.encode(JSON.stringify(live.slice(from, from + BATCH).map(value)));
-    const piece = new Uint8Array(4 + json.length);
-    new DataView(piece.buffer).setUint32(0, json.length, true);
-    piece.set(json, 4);
+/**
+ * Ids, metadata and documents (format 3): each a column of bytes with f64
+ * offsets; ids and document ids with a hash table (`key-table.ts`), the
+ * documents' slots as ranges of one array, and a CRC per metadata entry.
+ */
+function* keySections(
+  section: SectionWriter,
+  sections: Record<string, Section>,
+  keys: SlotKeys,
+  live: number[],
+  documents: { ids: Uint8Array[]; offsets: Uint32Array; positions: Uint32Array },
+) {
+  const idHashes = new Uint32Array(live.length);
+  const idOffsets = new Float64Array(live.length + 1);
+  yield* section(
+    sections,
+    "ids",
+    columnPieces(live.length, (i) => keys.idBytes(live[i]!), idOffsets, (i, bytes) => {
+      idHashes[i] = hashBytes(bytes);
+    }),
+  );
+  yield* section(sections, "idOffsets", [bytesOf(idOffsets)]);
+  yield* section(sections, "idTable", [bytesOf(buildTable(live.length, (i) => idHashes[i]!))]);
+  const metadataOffsets = new Float64Array(live.length + 1);
+  const metadataCrcs = new Uint32Array(live.length);
+  yield* section(
+    sections,
+    "metadata",
+    columnPieces(live.length, (i) => keys.metadataBytes(live[i]!), metadataOffsets, (i, bytes) => {
+      metadataCrcs[i] = crc32(bytes);
+    }),
+  );
+  yield* section(sections, "metadataOffsets", [bytesOf(metadataOffsets)]);
+  yield* section(sections, "metadataCrcs", [bytesOf(metadataCrcs)]);
+  const documentOffsets = new Float64Array(documents.ids.length + 1);
+  yield* section(
+    sections,
+    "documents",
+    columnPieces(documents.ids.length, (d) => documents.ids[d]!, documentOffsets, () => {}),
+  );
+  yield* section(sections, "documentOffsets", [bytesOf(documentOffsets)]);
+  yield* section(sections, "documentTable", [
+    bytesOf(buildTable(documents.ids.length, (d) => hashBytes(documents.ids[d]!))),
+  ]);
+  yield* section(sections, "documentSlotOffsets", [bytesOf(documents.offsets)]);
+  yield* section(sections, "documentSlots", [bytesOf(documents.positions)]);
+}
+
+/** Entries `0 .. count - 1` as one column, `BATCH` at a time; `offsets` filled, `each` told of each. */
+function* columnPieces(
+  count: number,
+  entry: (i: number) => Uint8Array,
+  offsets: Float64Array,
+  each: (i: number, bytes: Uint8Array) => void,
+) {
+  for (let from = 0; from < count; from += BATCH) {
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    for (let i = from; i < Math.min(count, from + BATCH); i++) {
+      const bytes = entry(i);
+      each(i, bytes);
+      parts.push(bytes);
+      size += bytes.length;
+      offsets[i + 1] = offsets[i]! + bytes.length;
+    }
+    const piece = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      piece.set(part, at);
+      at += part.length;
+    }
     yield piece;
   }
 }
@@ -283,7 +367,7 @@ export function readFooter(
 export function parseDirectory(bytes: Uint8Array, crc: number, at: number): Directory {
   if (fastCrc32(bytes) !== crc) throw new SectionDamage("the directory fails its checksum", at);
   const directory = JSON.parse(new TextDecoder().decode(bytes)) as Directory;
-  if (directory.format !== 2 || !Array.isArray(directory.namespaces)) {
+  if ((directory.format !== 2 && directory.format !== 3) || !Array.isArray(directory.namespaces)) {
     throw new SectionDamage("the directory is not format 2's", at);
   }
   return directory;
@@ -300,6 +384,8 @@ export type Fill = {
    * the bytes this returns then (a fresh view: the memory may have grown).
    */
   later?: () => Uint8Array;
+  /** Set on the metadata column: each entry has a CRC of its own, checked when it is read. */
+  perEntry?: boolean;
 };
 
 /**
@@ -328,6 +414,7 @@ export function planNamespace(
     into: A,
     scratch = false,
     later?: () => Uint8Array,
+    perEntry = false,
   ): A => {
     const bytes = bytesOf(into);
     fills.push({
@@ -335,6 +422,7 @@ export function planNamespace(
       section: section(name, scratch ? undefined : bytes.length),
       into: bytes,
       ...(later ? { later } : {}),
+      ...(perEntry ? { perEntry } : {}),
     });
     return into;
   };
@@ -376,26 +464,29 @@ export function planNamespace(
     fill("rowCodes", loaded.codes, false, () => bytesOf(rows.codes(0, count)));
     fill("rowScales", loaded.scales, false, () => bytesOf(rows.loadInto(count).scales));
     if (bits) fill("bitCodes", bits.loadInto(count), false, () => bits.codes(0, count));
+    if (bits?.hasPrefixes && entry.sections.bitPrefixes) {
+      fill("bitPrefixes", bits.loadPrefixesInto(count), false, () => bits.prefixes(0, count));
+    }
   }
   const textOffsets = fill("textOffsets", new Float64Array(count + 1));
   const textCrcs = fill("textCrcs", new Uint32Array(count));
-  const ids = fill("ids", new Uint8Array(section("ids").bytes), true);
-  const metadata = fill("metadata", new Uint8Array(section("metadata").bytes), true);
+  const keys = entry.documents === undefined
+    ? planJsonKeys(entry, fill, section)
+    : planKeyColumns(entry, fill, section, file);
   const texts = section("texts");
   return {
     fills,
     finish() {
       vectors?.rows.adopt(count);
-      vectors?.bits?.adopt(count);
+      vectors?.bits?.adopt(count, entry.sections.bitPrefixes !== undefined);
       if (textOffsets[count] !== texts.bytes) {
         throw new SectionDamage(`${entry.namespace}'s texts do not fit their offsets`, texts.at);
       }
       const decoded = new TextDecoder().decode(termsText);
       const snapshot: NamespaceSnapshot = {
         dimensions,
-        ids: parseBatches<string>(ids, entry.namespace, section("ids").at),
+        keys: keys(),
         texts: new TextColumn(undefined, new StoredTexts(texts.at, textOffsets, textCrcs, file)),
-        metadata: parseBatches<ChunkMetadata>(metadata, entry.namespace, section("metadata").at),
         lengths,
         terms: decoded === "" ? [] : decoded.split(" "),
         termOffsets,
@@ -406,17 +497,88 @@ export function planNamespace(
         dimValues,
         ...(vectors ? { vectors } : {}),
       };
-      if (
-        snapshot.ids.length !== count || snapshot.metadata.length !== count ||
-        snapshot.terms.length !== entry.terms
-      ) throw new SectionDamage(`${entry.namespace} is incomplete`, section("ids").at);
+      if (snapshot.keys.length !== count || snapshot.terms.length !== entry.terms) {
+        throw new SectionDamage(`${entry.namespace} is incomplete`, section("ids").at);
+      }
       return snapshot;
     },
   };
 }
 
+type Filler = <A extends ArrayBufferView>(
+  name: string,
+  into: A,
+  scratch?: boolean,
+  later?: () => Uint8Array,
+  perEntry?: boolean,
+) => A;
+type SectionOf = (name: string, expected?: number) => Section;
+
+/** Format 2's ids and metadata: JSON batches, parsed whole at load. */
+function planJsonKeys(entry: NamespaceEntry, fill: Filler, section: SectionOf) {
+  const ids = fill("ids", new Uint8Array(section("ids").bytes), true);
+  const metadata = fill("metadata", new Uint8Array(section("metadata").bytes), true);
+  return () =>
+    SlotKeys.of(
+      parseBatches<string>(ids, entry.namespace, section("ids").at),
+      parseBatches<ChunkMetadata>(metadata, entry.namespace, section("metadata").at),
+    );
+}
+
+/**
+ * Format 3's key columns, read into buffers as they are: nothing is decoded
+ * at load. Every section but the metadata's is checked whole at load (a
+ * damaged id or table could make a lookup miss or a wrong id appear); the
+ * metadata is checked an entry at a time, when it is first decoded.
+ */
+function planKeyColumns(
+  entry: NamespaceEntry,
+  fill: Filler,
+  section: SectionOf,
+  file: RandomAccess,
+) {
+  const { count } = entry;
+  const documentCount = entry.documents!;
+  const ids = fill("ids", new Uint8Array(section("ids").bytes), true);
+  const idOffsets = fill("idOffsets", new Float64Array(count + 1));
+  const idTable = fill("idTable", new Uint32Array(tableCells(count)));
+  const metadata = fill(
+    "metadata",
+    new Uint8Array(section("metadata").bytes),
+    true,
+    undefined,
+    true,
+  );
+  const metadataOffsets = fill("metadataOffsets", new Float64Array(count + 1));
+  const metadataCrcs = fill("metadataCrcs", new Uint32Array(count));
+  const documents = fill("documents", new Uint8Array(section("documents").bytes), true);
+  const documentOffsets = fill("documentOffsets", new Float64Array(documentCount + 1));
+  const documentTable = fill("documentTable", new Uint32Array(tableCells(documentCount)));
+  const documentSlotOffsets = fill("documentSlotOffsets", new Uint32Array(documentCount + 1));
+  const documentSlots = fill("documentSlots", new Uint32Array(count));
+  return () => {
+    const idColumn = { bytes: ids, offsets: idOffsets };
+    const documentColumn = { bytes: documents, offsets: documentOffsets };
+    if (
+      !KeyColumn.fits(idColumn, idTable) || !KeyColumn.fits(documentColumn, documentTable) ||
+      metadataOffsets[count] !== metadata.length || documentSlotOffsets[documentCount] !== count
+    ) throw new SectionDamage(`${entry.namespace}'s keys do not fit together`, section("ids").at);
+    return new SlotKeys({
+      ids: new KeyColumn(idColumn, idTable),
+      documents: new KeyColumn(documentColumn, documentTable),
+      documentSlotOffsets,
+      documentSlots,
+      metadata: { bytes: metadata, offsets: metadataOffsets },
+      metadataCrcs,
+      metadataAt: section("metadata").at,
+      source: file,
+    });
+  };
+}
+
 /** Throws where a filled section's bytes fail its CRC. */
 export function checkFill(fill: Fill): void {
+  if (fill.perEntry) return;
   if (fastCrc32(fill.into) !== fill.section.crc) {
     throw new SectionDamage(`the section ${fill.name} fails its checksum`, fill.section.at);
   }
