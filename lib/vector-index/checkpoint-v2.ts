@@ -176,8 +176,14 @@ export function* checkpointSections(
     );
     yield* section(sections, "textOffsets", [bytesOf(textOffsets)]);
     yield* section(sections, "textCrcs", [bytesOf(textCrcs)]);
-    entry.documents = documents.ids.length;
-    yield* keySections(section, sections, view.keys, live, documents);
+    if (view.keys.wellFormed) {
+      entry.documents = documents.ids.length;
+      yield* keySections(section, sections, view.keys, live, documents);
+    } else {
+      // A lone surrogate in an id would not survive UTF-8: these keys go as format 2's JSON.
+      yield* section(sections, "ids", jsonBatches(live, (slot) => view.keys.id(slot)));
+      yield* section(sections, "metadata", jsonBatches(live, (slot) => view.keys.metadata(slot)));
+    }
     directory.namespaces.push(entry);
   }
   const json = encoder.encode(JSON.stringify(directory));
@@ -255,6 +261,17 @@ function* residualPieces(live: number[], vectors: DenseVectorsView) {
     // Rows still in the loaded checkpoint's file: one open for the piece, not one per row.
     if (residuals.batch) residuals.batch(copy);
     else copy();
+    yield piece;
+  }
+}
+
+/** Values as JSON arrays of `BATCH`, each after its u32 byte length (format 2's ids and metadata). */
+function* jsonBatches(live: number[], value: (slot: number) => unknown) {
+  for (let from = 0; from < live.length; from += BATCH) {
+    const json = encoder.encode(JSON.stringify(live.slice(from, from + BATCH).map(value)));
+    const piece = new Uint8Array(4 + json.length);
+    new DataView(piece.buffer).setUint32(0, json.length, true);
+    piece.set(json, 4);
     yield piece;
   }
 }

@@ -48,6 +48,7 @@ export class SlotKeys {
   readonly #slotOf = new Map<string, number>();
   /** A document's appended slots: a short array (a Set per document costs more than it saves). */
   readonly #slotsOfDocument = new Map<string, number[]>();
+  #wellFormed = true;
 
   constructor(stored?: StoredKeys) {
     this.#stored = stored;
@@ -106,9 +107,19 @@ export class SlotKeys {
     return bytes;
   }
 
+  /**
+   * Whether every id and document id is well-formed Unicode, so UTF-8 holds
+   * it exactly (a lone surrogate would come back as U+FFFD; a checkpoint
+   * writes such keys as JSON instead).
+   */
+  get wellFormed(): boolean {
+    return this.#wellFormed;
+  }
+
   /** Appends a live slot; returns its number. */
   push(id: string, metadata: ChunkMetadata): number {
     const slot = this.length;
+    if (!id.isWellFormed() || !String(metadata.doc_id).isWellFormed()) this.#wellFormed = false;
     this.#ids.push(id);
     this.#metadata.push(metadata);
     this.#slotOf.set(id, slot);

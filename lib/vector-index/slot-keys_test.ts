@@ -6,13 +6,14 @@ import { mulberry32 } from "./random.ts";
 import type { ChunkMetadata } from "./types.ts";
 
 /** The namespace written as a checkpoint (directory format 3) and restored from its bytes. */
-function reloaded(index: NamespaceIndex): NamespaceIndex {
+function reloaded(index: NamespaceIndex, keys: 2 | 3 = 3): NamespaceIndex {
   const parts = [...checkpointSections(new Map([["ns", index.view()]]), 1)];
   const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
   for (const part of parts) bytes.set(part, (at += part.length) - part.length);
   const directory = new TextDecoder().decode(bytes.subarray(bytes.length - 4096));
   assert.match(directory, /"format":3/);
+  assert.equal(/"documents":/.test(directory), keys === 3, "ids and documents as columns");
   return NamespaceIndex.restore(readCheckpointV2(bytes).namespaces.get("ns")!);
 }
 
@@ -81,4 +82,19 @@ Deno.test("keys restored from a checkpoint answer as the in-memory keys do, thro
   assert.deepEqual(observed(restored, docIds), observed(memory, docIds));
   steps(100);
   assert.deepEqual(observed(reloaded(restored), docIds), observed(memory, docIds));
+});
+
+Deno.test("an id with a lone surrogate survives a checkpoint (such keys are written as JSON)", () => {
+  const index = NamespaceIndex.build(["ok#0", "bad\ud800#0"].map((id) =>
+    prepareChunk({
+      id,
+      text: `text of ${id.slice(0, 2)}`,
+      vector: [1, 0, 1],
+      metadata: { doc_id: id.split("#")[0]!, chunk_index: 0 },
+    })
+  ));
+  const restored = reloaded(index, 2);
+  assert.deepEqual([...restored.documentIds()].sort(), ["bad\ud800", "ok"]);
+  assert.equal(restored.hit("bad\ud800#0").text, "text of ba");
+  assert.equal(restored.remove("bad\ud800#0"), true);
 });
