@@ -53,7 +53,7 @@ export class NamespaceIndex {
   #bm25 = new Bm25Scorer();
   #postingsDot = new PostingsDot();
   /** Ties between equal scores go to the smaller id: a stable, documented order. */
-  readonly #idBefore = (a: number, b: number) => this.#keys.id(a) < this.#keys.id(b);
+  readonly #idBefore = (a: number, b: number) => this.#keys.idBefore(a, b);
 
   get size(): number {
     return this.#live;

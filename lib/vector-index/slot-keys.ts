@@ -72,6 +72,26 @@ export class SlotKeys {
     return slot >= this.#base ? this.#ids[slot - this.#base]! : this.#stored!.ids.get(slot);
   }
 
+  /**
+   * Whether slot `a`'s id sorts before slot `b`'s as strings compare (ties
+   * between equal scores), from the stored bytes where it can: UTF-8 byte
+   * order is code point order, which is JS string order except between
+   * U+E000..U+FFFF and a surrogate pair (both lead bytes 0xEE or over).
+   */
+  idBefore(a: number, b: number): boolean {
+    if (a >= this.#base || b >= this.#base) return this.id(a) < this.id(b);
+    const ids = this.#stored!.ids;
+    const x = ids.bytes(a);
+    const y = ids.bytes(b);
+    const shared = Math.min(x.length, y.length);
+    for (let i = 0; i < shared; i++) {
+      if (x[i] === y[i]) continue;
+      if (x[i]! >= 0xee && y[i]! >= 0xee) return this.id(a) < this.id(b);
+      return x[i]! < y[i]!;
+    }
+    return x.length < y.length;
+  }
+
   /** The id's UTF-8 bytes (a checkpoint copies stored ones as they are). */
   idBytes(slot: number): Uint8Array {
     return slot >= this.#base
