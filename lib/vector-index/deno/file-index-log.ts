@@ -486,6 +486,8 @@ async function readSections(file: Deno.FsFile, size: number, access: RandomAcces
         throw new SectionDamage(`the section ${fill.name} runs past the end`, at);
       }
       const read = readAt(file, at, fill.into);
+      // Damage found by the check below closes the file under this read: its rejection is moot.
+      read.catch(() => {});
       await checking; // the previous section's check ran while this one was read
       await read;
       if (fill.later) {
