@@ -3,10 +3,12 @@
  * Each size's data directory is written in this process as a clean shutdown
  * leaves it (one checkpoint, no log): 1,536-d vectors from the dense bench's
  * embedder and texts cut from ARAGOG, analyzed once for a pool of 2,000
- * chunks that the chunks then reuse under ids of their own (what a restart
- * costs depends on the sizes of the arrays, not on which vectors they hold,
- * and building 300k distinct chunks takes longer than this machine can
- * spare). Then `deno task start` runs on it as its own process, and the time
+ * chunks that the chunks then reuse under ids and metadata of their own,
+ * distinct as a real corpus's are (documents of 1 to 15 chunks, each with a
+ * title, url, source, section and page): what a restart costs depends on the
+ * sizes of the arrays and the number of distinct keys, not on which vectors
+ * they hold, and building 300k distinct chunks takes longer than this
+ * machine can spare. Then `deno task start` runs on it as its own process, and the time
  * from spawning it to its first answered hybrid search is taken `RUNS` times
  * (median), beside the same on an empty data directory (what starting the
  * process costs, the index aside) and the load alone in this process.
