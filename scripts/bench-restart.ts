@@ -3,10 +3,12 @@
  * Each size's data directory is written in this process as a clean shutdown
  * leaves it (one checkpoint, no log): 1,536-d vectors from the dense bench's
  * embedder and texts cut from ARAGOG, analyzed once for a pool of 2,000
- * chunks that the chunks then reuse under ids of their own (what a restart
- * costs depends on the sizes of the arrays, not on which vectors they hold,
- * and building 300k distinct chunks takes longer than this machine can
- * spare). Then `deno task start` runs on it as its own process, and the time
+ * chunks that the chunks then reuse under ids and metadata of their own,
+ * distinct as a real corpus's are (documents of 1 to 15 chunks, each with a
+ * title, url, source, section and page): what a restart costs depends on the
+ * sizes of the arrays and the number of distinct keys, not on which vectors
+ * they hold, and building 300k distinct chunks takes longer than this
+ * machine can spare. Then `deno task start` runs on it as its own process, and the time
  * from spawning it to its first answered hybrid search is taken `RUNS` times
  * (median), beside the same on an empty data directory (what starting the
  * process costs, the index aside) and the load alone in this process.
@@ -52,11 +54,30 @@ async function writeIndex(
   pool: PreparedChunk[],
   format1Dir: string,
 ): Promise<void> {
-  const chunks = Array.from({ length: size }, (_, i) => {
-    const chunk = pool[i % POOL]!;
-    const docId = `restart-${i}`;
-    return { ...chunk, id: `${docId}#0`, metadata: { ...chunk.metadata, doc_id: docId } };
-  });
+  // Ids and metadata as a real corpus has them: documents of 1 to 15 chunks, each chunk with its
+  // own index, page and section, each document with its own title, url and source file.
+  const chunks: PreparedChunk[] = [];
+  for (let doc = 0; chunks.length < size; doc++) {
+    const docId = `report-${(doc * 2654435761 >>> 0).toString(36)}-${doc}`;
+    const pages = 1 + (doc * 7) % 15;
+    for (let part = 0; part < pages && chunks.length < size; part++) {
+      const chunk = pool[chunks.length % POOL]!;
+      chunks.push({
+        ...chunk,
+        id: `${docId}#${part}`,
+        metadata: {
+          ...chunk.metadata,
+          doc_id: docId,
+          chunk_index: part,
+          title: `Annual report ${doc} of the ${doc % 311}th district`,
+          url: `https://example.org/reports/${docId}.pdf`,
+          source: `reports/${doc % 1000}/${docId}.pdf`,
+          section: `Part ${part >> 2} > Chapter ${part}`,
+          page: part * 2 + 1,
+        },
+      });
+    }
+  }
   const index = NamespaceIndex.build(chunks);
   const log = new FileIndexLog(`${dataDir}/index.log`);
   await log.load();

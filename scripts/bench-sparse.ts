@@ -98,7 +98,7 @@ export function exhaustive(
   limit: number,
 ): Scored[] {
   const K1 = 1.2, B = 0.75;
-  const live = snapshot.ids.length;
+  const live = snapshot.keys.length;
   const averageLength = totalLength / live || 1;
   const slotCount = live;
   const scores = new Float64Array(slotCount);
@@ -124,7 +124,7 @@ export function exhaustive(
   }
   const top = new TopK(limit);
   for (let slot = 0; slot < slotCount; slot++) {
-    if (touched[slot]) top.offer({ id: snapshot.ids[slot]!, score: scores[slot]! });
+    if (touched[slot]) top.offer({ id: snapshot.keys.id(slot), score: scores[slot]! });
   }
   return top.sorted();
 }

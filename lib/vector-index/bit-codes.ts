@@ -88,10 +88,33 @@ export class BitCodes {
     return new Uint8Array(this.#kernel.memory.buffer, 0, rows * this.stride);
   }
 
-  /** Codes `0 .. rows - 1`, read in through `loadInto`, are held (their prefixes packed now). */
-  adopt(rows: number): void {
-    this.#copyPrefixes(0, rows);
+  /**
+   * Codes `0 .. rows - 1`, read in through `loadInto`, are held; their
+   * prefixes are packed now unless `loadPrefixesInto` read them too.
+   */
+  adopt(rows: number, prefixesRead = false): void {
+    if (!prefixesRead) this.#copyPrefixes(0, rows);
     this.#count = Math.max(this.#count, rows);
+  }
+
+  /** Whether the codes' prefixes are kept apart (long codes only): a checkpoint stores them. */
+  get hasPrefixes(): boolean {
+    return this.#prefix !== undefined;
+  }
+
+  /** The packed prefixes of codes `from .. to - 1` (a fresh view; `PREFIX_BYTES` a row). */
+  prefixes(from: number, to: number): Uint8Array {
+    return new Uint8Array(
+      this.#prefix!.memory.buffer,
+      from * PREFIX_BYTES,
+      (to - from) * PREFIX_BYTES,
+    );
+  }
+
+  /** After `loadInto(rows)`: a view of the packed prefixes of rows `0 .. rows - 1`, to read into. */
+  loadPrefixesInto(rows: number): Uint8Array {
+    this.#reserve(rows);
+    return this.prefixes(0, rows);
   }
 
   /** Codes `from .. to - 1` as they sit in memory (a fresh view: valid until the next write). */

@@ -1,5 +1,11 @@
 import { fastCrc32 } from "./kernel/crc.ts";
-import type { ChunkMetadata } from "./types.ts";
+import { jsonBatches, keySections, planJsonKeys, planKeyColumns } from "./checkpoint-keys.ts";
+import {
+  type NamespaceEntry,
+  type Section,
+  SectionDamage,
+  type SectionWriter,
+} from "./checkpoint-section.ts";
 import { DenseVectors, type DenseVectorsView } from "./dense-vectors.ts";
 import { countLiveEntries, flattenPostings } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
@@ -18,13 +24,23 @@ import { TextColumn } from "./text-column.ts";
  *   directory                          JSON: per namespace its sizes and sections
  *   u32 directory length, u32 its CRC-32, "SIFTEND2"
  *
- * Every section has a CRC-32, checked when the section is read at load; the
- * residual rows and the texts also have one per row and per text, checked
- * when each is read. A file without its end (a write cut short) is not a
- * checkpoint. Ids and metadata are JSON arrays of up to 4,096 entries each
- * (u32 length first): a load parses a few hundred strings, not one per chunk.
- * Format 1 (`checkpoint.ts`, frames) still loads.
+ * Every section has a CRC-32, checked when the section is read at load (the
+ * int8 rows, their scales and the bit codes in the background just after);
+ * the residual rows, the texts and (format 3) the metadata also have one per
+ * row and per entry, checked when each is read, and the metadata's section
+ * CRC is not checked at load. A file without its end (a write cut short) is
+ * not a checkpoint.
+ *
+ * Directory format 3 (written now; same container) stores ids, metadata and
+ * documents as columns (`keySections`): a load reads them into buffers and
+ * decodes an entry only when it is asked for, and the id → slot and document
+ * → slots lookups are hash tables in the file, not `Map`s built per chunk.
+ * The bit codes' packed prefixes are a section too. Directory format 2 (ids
+ * and metadata as JSON arrays of up to 4,096 entries, u32 length first) and
+ * format 1 (`checkpoint.ts`, frames) still load.
  */
+
+export { type Section, SectionDamage };
 
 export const FORMAT_2_MAGIC = "SIFTCKP2";
 const END_MAGIC = "SIFTEND2";
@@ -32,21 +48,7 @@ export const FOOTER_BYTES = 16;
 const BATCH = 4096;
 const ROWS_PER_PIECE = 1024;
 
-export type Section = { at: number; bytes: number; crc: number };
-
-type NamespaceEntry = {
-  namespace: string;
-  dimensions: number;
-  count: number;
-  terms: number;
-  termEntries: number;
-  dimEntries: number;
-  /** The dense layout: `stride` bytes per int8 row, `codeStride` per bit code, `codes` the mean's width. */
-  dense?: { stride: number; codeStride: number; codes: number };
-  sections: Record<string, Section>;
-};
-
-export type Directory = { format: 2; generation: number; namespaces: NamespaceEntry[] };
+export type Directory = { format: 2 | 3; generation: number; namespaces: NamespaceEntry[] };
 
 const encoder = new TextEncoder();
 const bytesOf = (array: ArrayBufferView) =>
@@ -58,7 +60,7 @@ export function* checkpointSections(
   generation: number,
 ): Generator<Uint8Array> {
   let at = 0;
-  const directory: Directory = { format: 2, generation, namespaces: [] };
+  const directory: Directory = { format: 3, generation, namespaces: [] };
   function* put(bytes: Uint8Array) {
     at += bytes.length;
     yield bytes;
@@ -85,6 +87,8 @@ export function* checkpointSections(
     for (let slot = 0; slot < view.slotCount; slot++) {
       if (view.alive[slot]) renumbered[slot] = live.push(slot) - 1;
     }
+    // Now, with `live`: slots may die while the sections before the documents' are written.
+    const documents = view.keys.documentsOf(live);
     const terms = view.terms.map(({ slots, counts, length }) => ({
       slots,
       values: counts,
@@ -134,6 +138,13 @@ export function* checkpointSections(
           rowPieces(live, bits.stride, (s) => bits.codes(s, s + 1)),
         );
       }
+      if (bits?.hasPrefixes) {
+        yield* section(
+          sections,
+          "bitPrefixes",
+          rowPieces(live, bits.prefixes(0, 1).length, (s) => bits.prefixes(s, s + 1)),
+        );
+      }
       yield* section(sections, "residuals", residualPieces(live, vectors));
     }
     // Texts: the bytes, then offsets (f64: past 4 GB of text) and a CRC per text.
@@ -156,8 +167,14 @@ export function* checkpointSections(
     );
     yield* section(sections, "textOffsets", [bytesOf(textOffsets)]);
     yield* section(sections, "textCrcs", [bytesOf(textCrcs)]);
-    yield* section(sections, "ids", jsonBatches(live, (slot) => view.ids[slot]!));
-    yield* section(sections, "metadata", jsonBatches(live, (slot) => view.metadata[slot]!));
+    if (view.keys.wellFormed) {
+      entry.documents = documents.ids.length;
+      yield* keySections(section, sections, view.keys, live, documents);
+    } else {
+      // A lone surrogate in an id would not survive UTF-8: these keys go as format 2's JSON.
+      yield* section(sections, "ids", jsonBatches(live, (slot) => view.keys.id(slot)));
+      yield* section(sections, "metadata", jsonBatches(live, (slot) => view.keys.metadata(slot)));
+    }
     directory.namespaces.push(entry);
   }
   const json = encoder.encode(JSON.stringify(directory));
@@ -169,12 +186,6 @@ export function* checkpointSections(
   yield* put(json);
   yield* put(footer);
 }
-
-type SectionWriter = (
-  sections: Record<string, Section>,
-  name: string,
-  pieces: Iterable<Uint8Array>,
-) => Generator<Uint8Array>;
 
 type PostingLike = { slots: Uint32Array; values: Uint16Array | Float32Array; length: number };
 
@@ -239,24 +250,6 @@ function* residualPieces(live: number[], vectors: DenseVectorsView) {
   }
 }
 
-/** Values as JSON arrays of `BATCH`, each after its u32 byte length. */
-function* jsonBatches(live: number[], value: (slot: number) => unknown) {
-  for (let from = 0; from < live.length; from += BATCH) {
-    const json = encoder.encode(JSON.stringify(live.slice(from, from + BATCH).map(value)));
-    const piece = new Uint8Array(4 + json.length);
-    new DataView(piece.buffer).setUint32(0, json.length, true);
-    piece.set(json, 4);
-    yield piece;
-  }
-}
-
-/** Damage found in a format-2 checkpoint, and the byte where the part that failed begins. */
-export class SectionDamage extends Error {
-  constructor(why: string, readonly offset: number) {
-    super(why);
-  }
-}
-
 /** Whether a file's first bytes are format 2's. */
 export function isFormat2(head: Uint8Array): boolean {
   return head.length >= 8 && new TextDecoder().decode(head.subarray(0, 8)) === FORMAT_2_MAGIC;
@@ -283,7 +276,7 @@ export function readFooter(
 export function parseDirectory(bytes: Uint8Array, crc: number, at: number): Directory {
   if (fastCrc32(bytes) !== crc) throw new SectionDamage("the directory fails its checksum", at);
   const directory = JSON.parse(new TextDecoder().decode(bytes)) as Directory;
-  if (directory.format !== 2 || !Array.isArray(directory.namespaces)) {
+  if ((directory.format !== 2 && directory.format !== 3) || !Array.isArray(directory.namespaces)) {
     throw new SectionDamage("the directory is not format 2's", at);
   }
   return directory;
@@ -300,6 +293,8 @@ export type Fill = {
    * the bytes this returns then (a fresh view: the memory may have grown).
    */
   later?: () => Uint8Array;
+  /** Set on the metadata column: each entry has a CRC of its own, checked when it is read. */
+  perEntry?: boolean;
 };
 
 /**
@@ -328,6 +323,7 @@ export function planNamespace(
     into: A,
     scratch = false,
     later?: () => Uint8Array,
+    perEntry = false,
   ): A => {
     const bytes = bytesOf(into);
     fills.push({
@@ -335,6 +331,7 @@ export function planNamespace(
       section: section(name, scratch ? undefined : bytes.length),
       into: bytes,
       ...(later ? { later } : {}),
+      ...(perEntry ? { perEntry } : {}),
     });
     return into;
   };
@@ -376,26 +373,29 @@ export function planNamespace(
     fill("rowCodes", loaded.codes, false, () => bytesOf(rows.codes(0, count)));
     fill("rowScales", loaded.scales, false, () => bytesOf(rows.loadInto(count).scales));
     if (bits) fill("bitCodes", bits.loadInto(count), false, () => bits.codes(0, count));
+    if (bits?.hasPrefixes && entry.sections.bitPrefixes) {
+      fill("bitPrefixes", bits.loadPrefixesInto(count), false, () => bits.prefixes(0, count));
+    }
   }
   const textOffsets = fill("textOffsets", new Float64Array(count + 1));
   const textCrcs = fill("textCrcs", new Uint32Array(count));
-  const ids = fill("ids", new Uint8Array(section("ids").bytes), true);
-  const metadata = fill("metadata", new Uint8Array(section("metadata").bytes), true);
+  const keys = entry.documents === undefined
+    ? planJsonKeys(entry, fill, section)
+    : planKeyColumns(entry, fill, section, file);
   const texts = section("texts");
   return {
     fills,
     finish() {
       vectors?.rows.adopt(count);
-      vectors?.bits?.adopt(count);
+      vectors?.bits?.adopt(count, entry.sections.bitPrefixes !== undefined);
       if (textOffsets[count] !== texts.bytes) {
         throw new SectionDamage(`${entry.namespace}'s texts do not fit their offsets`, texts.at);
       }
       const decoded = new TextDecoder().decode(termsText);
       const snapshot: NamespaceSnapshot = {
         dimensions,
-        ids: parseBatches<string>(ids, entry.namespace, section("ids").at),
+        keys: keys(),
         texts: new TextColumn(undefined, new StoredTexts(texts.at, textOffsets, textCrcs, file)),
-        metadata: parseBatches<ChunkMetadata>(metadata, entry.namespace, section("metadata").at),
         lengths,
         terms: decoded === "" ? [] : decoded.split(" "),
         termOffsets,
@@ -406,10 +406,9 @@ export function planNamespace(
         dimValues,
         ...(vectors ? { vectors } : {}),
       };
-      if (
-        snapshot.ids.length !== count || snapshot.metadata.length !== count ||
-        snapshot.terms.length !== entry.terms
-      ) throw new SectionDamage(`${entry.namespace} is incomplete`, section("ids").at);
+      if (snapshot.keys.length !== count || snapshot.terms.length !== entry.terms) {
+        throw new SectionDamage(`${entry.namespace} is incomplete`, section("ids").at);
+      }
       return snapshot;
     },
   };
@@ -417,6 +416,7 @@ export function planNamespace(
 
 /** Throws where a filled section's bytes fail its CRC. */
 export function checkFill(fill: Fill): void {
+  if (fill.perEntry) return;
   if (fastCrc32(fill.into) !== fill.section.crc) {
     throw new SectionDamage(`the section ${fill.name} fails its checksum`, fill.section.at);
   }
@@ -442,20 +442,6 @@ export async function checkLater(fills: Fill[]): Promise<void> {
       throw new SectionDamage(`the section ${fill.name} fails its checksum`, fill.section.at);
     }
   }
-}
-
-function parseBatches<T>(bytes: Uint8Array, namespace: string, at: number): T[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const decoder = new TextDecoder();
-  const out: T[] = [];
-  for (let offset = 0; offset < bytes.length;) {
-    const length = view.getUint32(offset, true);
-    const batch = JSON.parse(decoder.decode(bytes.subarray(offset + 4, offset + 4 + length)));
-    if (!Array.isArray(batch)) throw new SectionDamage(`${namespace}'s ids or metadata`, at);
-    for (const value of batch) out.push(value as T);
-    offset += 4 + length;
-  }
-  return out;
 }
 
 /** A format-2 checkpoint held in memory, read whole (tests; the Deno loader reads by section). */

@@ -4,6 +4,7 @@ import { DenseVectors, type DenseVectorsView } from "./dense-vectors.ts";
 import { countLiveEntries, flattenPostings } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import { TextColumn } from "./text-column.ts";
+import { SlotKeys } from "./slot-keys.ts";
 import { isFormat2, readCheckpointV2 } from "./checkpoint-v2.ts";
 
 /*
@@ -148,8 +149,8 @@ export function* checkpointFrames(
       yield frame({
         kind: "slots",
         namespace,
-        ids: slots.map((slot) => view.ids[slot]!),
-        metadata: slots.map((slot) => view.metadata[slot]!),
+        ids: slots.map((slot) => view.keys.id(slot)),
+        metadata: slots.map((slot) => view.keys.metadata(slot)),
         textBytes: texts.bytes.length,
       }, [texts.offsets, texts.bytes]);
     }
@@ -183,6 +184,9 @@ function* rowsFrames(namespace: string, vectors: DenseVectorsView, live: number[
 }
 
 type Building = NamespaceSnapshot & {
+  /** Ids and metadata read so far (`keys` is made of them after the end frame). */
+  ids: string[];
+  metadata: ChunkMetadata[];
   termAt: number;
   termEntryAt: number;
   /** Each slots frame's texts (views into the file until the end frame copies them once). */
@@ -287,6 +291,7 @@ export class CheckpointReader {
       if (header.namespaces !== namespaces.size) throw damaged("the end frame does not close it");
       for (const [name, snapshot] of namespaces) {
         snapshot.texts = joinTexts(snapshot);
+        snapshot.keys = SlotKeys.of(snapshot.ids, snapshot.metadata);
         snapshot.textParts = [];
         snapshot.jsonTexts = [];
         if (
@@ -310,6 +315,7 @@ export class CheckpointReader {
         rowAt: 0,
         dimensions: header.dimensions,
         ids: [],
+        keys: new SlotKeys(),
         texts: new TextColumn(),
         textParts: [],
         jsonTexts: [],

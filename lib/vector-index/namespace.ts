@@ -13,6 +13,7 @@ import {
 import { DenseVectors } from "./dense-vectors.ts";
 import { denseValues, type PreparedChunk, sparseEntries } from "./prepared.ts";
 import { TextColumn } from "./text-column.ts";
+import { SlotKeys } from "./slot-keys.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import type { Scored } from "./top-k.ts";
 import { Bm25Scorer } from "./bm25-scorer.ts";
@@ -24,7 +25,8 @@ const REBUILD_MIN_DEAD = 256;
 
 /**
  * One namespace of the embedded index. Every chunk gets a slot; per slot the
- * id, text and metadata sit in plain arrays and the rest in typed arrays:
+ * id and metadata sit in `SlotKeys` (with the id → slot and document → slots
+ * lookups), the text in a `TextColumn`, and the rest in typed arrays:
  * BM25 postings per term (slot, count), and the vectors in one of two
  * layouts, picked from the vectors themselves when the namespace gets its
  * first chunk. Sparse vectors (the hashed embedding's) go in postings per
@@ -34,14 +36,11 @@ const REBUILD_MIN_DEAD = 256;
  * per dimension and a full scan. Removal marks the slot dead.
  */
 export class NamespaceIndex {
-  #ids: string[] = [];
+  /** Ids, metadata, and which slot holds an id and which slots a document. */
+  #keys = new SlotKeys();
   #texts = new TextColumn();
-  #metadata: ChunkMetadata[] = [];
   #alive = new Uint8Array(64);
   #lengths = new Uint32Array(64);
-  #slotOf = new Map<string, number>();
-  /** A document's slots: a short array (a Set per document costs more than it saves). */
-  #slotsOfDocument = new Map<string, number[]>();
   #terms = new Map<string, Postings<Uint16Array>>();
   #dims: Postings<Float32Array>[] = [];
   /** The dense layout's vectors; undefined in the postings layout. */
@@ -54,7 +53,7 @@ export class NamespaceIndex {
   #bm25 = new Bm25Scorer();
   #postingsDot = new PostingsDot();
   /** Ties between equal scores go to the smaller id: a stable, documented order. */
-  readonly #idBefore = (a: number, b: number) => this.#ids[a]! < this.#ids[b]!;
+  readonly #idBefore = (a: number, b: number) => this.#keys.idBefore(a, b);
 
   get size(): number {
     return this.#live;
@@ -183,7 +182,7 @@ export class NamespaceIndex {
       return list;
     });
     for (const [posting, added] of gains) posting.reserve(posting.length + added);
-    this.#growSlots(this.#ids.length + chunks.length);
+    this.#growSlots(this.#keys.length + chunks.length);
     // Pass 2: fill, nothing regrows.
     chunks.forEach((chunk, i) => {
       const slot = this.#addSlot(chunk);
@@ -223,7 +222,7 @@ export class NamespaceIndex {
    * (dead slots left from before are dropped first: they hold the old one).
    */
   #startLayout(first: PreparedChunk): void {
-    if (this.#ids.length > 0) this.#rebuild();
+    if (this.#keys.length > 0) this.#rebuild();
     this.#dimensions = first.dimensions;
     this.#dims = [];
     this.#vectors = first.dense ? new DenseVectors(first.dimensions) : undefined;
@@ -240,33 +239,21 @@ export class NamespaceIndex {
 
   /** The next slot, holding `chunk`'s id, text, metadata and length (its postings are the caller's). */
   #addSlot(chunk: PreparedChunk): number {
-    const slot = this.#ids.length;
+    const slot = this.#keys.length;
     if (slot === this.#alive.length) this.#growSlots(slot * 2);
-    this.#ids.push(chunk.id);
+    this.#keys.push(chunk.id, chunk.metadata);
     this.#texts.push(chunk.text);
-    this.#metadata.push(chunk.metadata);
     this.#alive[slot] = 1;
     this.#lengths[slot] = chunk.length;
-    this.#slotOf.set(chunk.id, slot);
-    const docId = chunk.metadata.doc_id;
-    const slots = this.#slotsOfDocument.get(docId);
-    if (slots) slots.push(slot);
-    else this.#slotsOfDocument.set(docId, [slot]);
     return slot;
   }
 
   remove(id: string): boolean {
-    const slot = this.#slotOf.get(id);
+    const slot = this.#keys.slotOf(id);
     if (slot === undefined) return false;
     this.#alive[slot] = 0;
     this.#bm25.removed(slot);
-    this.#slotOf.delete(id);
-    const docId = this.#metadata[slot]!.doc_id;
-    const slots = this.#slotsOfDocument.get(docId);
-    if (slots) {
-      slots.splice(slots.indexOf(slot), 1);
-      if (slots.length === 0) this.#slotsOfDocument.delete(docId);
-    }
+    this.#keys.remove(slot);
     this.#live--;
     this.#dead++;
     this.#totalLength -= this.#lengths[slot]!;
@@ -279,41 +266,41 @@ export class NamespaceIndex {
   /** Removes every chunk of a document; returns how many. */
   removeDocument(docId: string): number {
     // Ids, not slots: a removal can trigger a rebuild that renumbers every slot.
-    const ids = (this.#slotsOfDocument.get(docId) ?? []).map((slot) => this.#ids[slot]!);
+    const ids = this.#keys.documentSlots(docId).map((slot) => this.#keys.id(slot));
     for (const id of ids) this.remove(id);
     return ids.length;
   }
 
   hasDocument(docId: string): boolean {
-    return this.#slotsOfDocument.has(docId);
+    return this.#keys.hasDocument(docId);
   }
 
   /** Every document's id, in no order. */
   documentIds(): IterableIterator<string> {
-    return this.#slotsOfDocument.keys();
+    return this.#keys.documentIds();
   }
 
   /** A document's chunks in `chunk_index` order; empty when it has none. */
   documentChunks(docId: string): { id: string; text: string; metadata: ChunkMetadata }[] {
-    return (this.#slotsOfDocument.get(docId) ?? [])
+    return this.#keys.documentSlots(docId)
       .map((slot) => ({
-        id: this.#ids[slot]!,
+        id: this.#keys.id(slot),
         text: this.#texts.get(slot),
-        metadata: this.#metadata[slot]!,
+        metadata: this.#keys.metadata(slot),
       }))
       .sort((a, b) => a.metadata.chunk_index - b.metadata.chunk_index);
   }
 
   /** How many chunks a document has. */
   documentSize(docId: string): number {
-    return this.#slotsOfDocument.get(docId)?.length ?? 0;
+    return this.#keys.documentSlots(docId).length;
   }
 
   /** A document's first chunk's metadata (the document's own fields), if it has chunks. */
   documentMetadata(docId: string): ChunkMetadata | undefined {
     let first: ChunkMetadata | undefined;
-    for (const slot of this.#slotsOfDocument.get(docId) ?? []) {
-      const metadata = this.#metadata[slot]!;
+    for (const slot of this.#keys.documentSlots(docId)) {
+      const metadata = this.#keys.metadata(slot);
       if (!first || metadata.chunk_index < first.chunk_index) first = metadata;
     }
     return first;
@@ -325,23 +312,21 @@ export class NamespaceIndex {
   }
 
   hit(id: string): { text: string; metadata: ChunkMetadata } {
-    const slot = this.#slotOf.get(id)!;
-    return { text: this.#texts.get(slot), metadata: this.#metadata[slot]! };
+    const slot = this.#keys.slotOf(id)!;
+    return { text: this.#texts.get(slot), metadata: this.#keys.metadata(slot) };
   }
 
   /** The live slots as flat arrays, renumbered from 0 (for a checkpoint, or a rebuild). */
   snapshot(): NamespaceSnapshot {
-    const slotCount = this.#ids.length;
+    const slotCount = this.#keys.length;
     const renumbered = new Int32Array(slotCount).fill(-1);
-    const ids: string[] = [];
-    const metadata: ChunkMetadata[] = [];
+    const live: number[] = [];
     const lengths = new Uint32Array(this.#live);
     for (let slot = 0; slot < slotCount; slot++) {
       if (!this.#alive[slot]) continue;
-      renumbered[slot] = ids.length;
-      lengths[ids.length] = this.#lengths[slot]!;
-      ids.push(this.#ids[slot]!);
-      metadata.push(this.#metadata[slot]!);
+      renumbered[slot] = live.length;
+      lengths[live.length] = this.#lengths[slot]!;
+      live.push(slot);
     }
     const terms = [...this.#terms.keys()];
     const termPostingsFlat = flattenPostings([...this.#terms.values()], renumbered, uint16);
@@ -351,12 +336,13 @@ export class NamespaceIndex {
       renumbered,
       float32,
     );
-    const live = ids.map((id) => this.#slotOf.get(id)!);
     return {
       dimensions,
-      ids,
+      keys: SlotKeys.of(
+        live.map((slot) => this.#keys.id(slot)),
+        live.map((slot) => this.#keys.metadata(slot)),
+      ),
       texts: this.#texts.pick(live),
-      metadata,
       lengths,
       terms,
       termOffsets: termPostingsFlat.offsets,
@@ -373,11 +359,10 @@ export class NamespaceIndex {
   view(): NamespaceView {
     return {
       dimensions: this.#dimensions ?? 0,
-      slotCount: this.#ids.length,
+      slotCount: this.#keys.length,
       alive: this.#alive,
-      ids: this.#ids,
+      keys: this.#keys,
       texts: this.#texts,
-      metadata: this.#metadata,
       lengths: this.#lengths,
       terms: [...this.#terms].map(([term, posting]) => ({
         term,
@@ -397,21 +382,13 @@ export class NamespaceIndex {
   /** An index over a snapshot's arrays: postings are views into them, nothing is copied. */
   static restore(snapshot: NamespaceSnapshot): NamespaceIndex {
     const index = new NamespaceIndex();
-    const count = snapshot.ids.length;
-    index.#ids = snapshot.ids;
+    const count = snapshot.keys.length;
+    index.#keys = snapshot.keys;
     index.#texts = snapshot.texts;
-    index.#metadata = snapshot.metadata;
     index.#growSlots(count);
     index.#alive.fill(1, 0, count);
     index.#lengths.set(snapshot.lengths);
-    for (let slot = 0; slot < count; slot++) {
-      index.#slotOf.set(snapshot.ids[slot]!, slot);
-      const docId = snapshot.metadata[slot]!.doc_id;
-      const slots = index.#slotsOfDocument.get(docId);
-      if (slots) slots.push(slot);
-      else index.#slotsOfDocument.set(docId, [slot]);
-      index.#totalLength += snapshot.lengths[slot]!;
-    }
+    for (let slot = 0; slot < count; slot++) index.#totalLength += snapshot.lengths[slot]!;
     const view = <V extends Uint16Array | Float32Array>(
       offsets: Uint32Array,
       slots: Uint32Array,
@@ -461,7 +438,7 @@ export class NamespaceIndex {
     const { slots, scores } = this.#postingsDot.search(
       this.#dims,
       query,
-      this.#ids.length,
+      this.#keys.length,
       limit,
       accept,
       this.#idBefore,
@@ -478,7 +455,7 @@ export class NamespaceIndex {
   ): Scored[] {
     const accept = (slot: number) => this.#alive[slot] === 1 && this.#accepts(slot, filter);
     const top = new SlotTopK(limit, this.#idBefore);
-    for (const { slot, score } of vectors.search(query, this.#ids.length, limit, accept)) {
+    for (const { slot, score } of vectors.search(query, this.#keys.length, limit, accept)) {
       top.offer(slot, score);
     }
     const { slots, scores } = top.sorted();
@@ -503,7 +480,7 @@ export class NamespaceIndex {
         lengths: this.#lengths,
         live: this.#live,
         totalLength: this.#totalLength,
-        slotCount: this.#ids.length,
+        slotCount: this.#keys.length,
       },
       limit,
       filter ? (slot) => this.#accepts(slot, filter) : undefined,
@@ -519,11 +496,11 @@ export class NamespaceIndex {
 
   /** Ids for the final few slots only: nothing per candidate is made before this. */
   #scored(slots: Int32Array, scores: Float64Array): Scored[] {
-    return Array.from(slots, (slot, i) => ({ id: this.#ids[slot]!, score: scores[i]! }));
+    return Array.from(slots, (slot, i) => ({ id: this.#keys.id(slot), score: scores[i]! }));
   }
 
   #accepts(slot: number, filter: MetadataFilter | undefined): boolean {
-    return !filter || matchesFilter(this.#metadata[slot]!, filter);
+    return !filter || matchesFilter(this.#keys.metadata(slot), filter);
   }
 
   #growSlots(capacity: number): void {
@@ -539,13 +516,10 @@ export class NamespaceIndex {
   /** Renumbers the live slots from 0 and rebuilds the postings without the dead ones. */
   #rebuild(): void {
     const fresh = NamespaceIndex.restore(this.snapshot());
-    this.#ids = fresh.#ids;
+    this.#keys = fresh.#keys;
     this.#texts = fresh.#texts;
-    this.#metadata = fresh.#metadata;
     this.#alive = fresh.#alive;
     this.#lengths = fresh.#lengths;
-    this.#slotOf = fresh.#slotOf;
-    this.#slotsOfDocument = fresh.#slotsOfDocument;
     this.#terms = fresh.#terms;
     this.#dims = fresh.#dims;
     this.#vectors = fresh.#vectors;

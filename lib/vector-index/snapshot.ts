@@ -1,5 +1,5 @@
-import type { ChunkMetadata } from "./types.ts";
 import type { DenseVectors, DenseVectorsView } from "./dense-vectors.ts";
+import type { SlotKeys } from "./slot-keys.ts";
 import type { TextColumn } from "./text-column.ts";
 
 /**
@@ -12,9 +12,9 @@ import type { TextColumn } from "./text-column.ts";
  */
 export type NamespaceSnapshot = {
   dimensions: number;
-  ids: string[];
+  /** Ids and metadata per slot (a checkpoint's stored columns, or plain arrays). */
+  keys: SlotKeys;
   texts: TextColumn;
-  metadata: ChunkMetadata[];
   lengths: Uint32Array;
   terms: string[];
   termOffsets: Uint32Array;
@@ -38,9 +38,8 @@ export type NamespaceView = {
   dimensions: number;
   slotCount: number;
   alive: Uint8Array;
-  ids: readonly string[];
+  keys: SlotKeys;
   texts: TextColumn;
-  metadata: readonly ChunkMetadata[];
   lengths: Uint32Array;
   terms: { term: string; slots: Uint32Array; counts: Uint16Array; length: number }[];
   dims: ({ slots: Uint32Array; values: Float32Array; length: number } | undefined)[];

@@ -413,9 +413,11 @@ async function readExactly(file: Deno.FsFile, into: Uint8Array): Promise<void> {
 
 /**
  * A checkpoint file read by position on demand (a search's residual rows, a
- * hit's text): opened for each read or batch of reads, so no handle is left
- * open between searches, at the path it has now (`FileIndexLog` moves it
- * aside when a newer checkpoint takes its name).
+ * hit's text), at the path it has now (`FileIndexLog` moves it aside when a
+ * newer checkpoint takes its name). Opened at the first read of a task and
+ * closed when the task's synchronous work is done: a search's residual rows
+ * and all its hits' texts share one open (it was one per hit), and no handle
+ * is left open between tasks (a rename between them changes nothing).
  */
 class CheckpointFile implements RandomAccess {
   path: string;
@@ -430,19 +432,24 @@ class CheckpointFile implements RandomAccess {
   }
 
   batch<T>(work: () => T): T {
-    if (this.#open) return work();
-    this.#open = Deno.openSync(this.path, { read: true });
-    try {
-      return work();
-    } finally {
-      this.#open.close();
-      this.#open = undefined;
+    this.#handle();
+    return work();
+  }
+
+  #handle(): Deno.FsFile {
+    if (!this.#open) {
+      this.#open = Deno.openSync(this.path, { read: true });
+      queueMicrotask(() => {
+        this.#open?.close();
+        this.#open = undefined;
+      });
     }
+    return this.#open;
   }
 
   readSync(at: number, into: Uint8Array): void {
     this.batch(() => {
-      const file = this.#open!;
+      const file = this.#handle();
       file.seekSync(at, Deno.SeekMode.Start);
       let filled = 0;
       while (filled < into.length) {
@@ -479,6 +486,8 @@ async function readSections(file: Deno.FsFile, size: number, access: RandomAcces
         throw new SectionDamage(`the section ${fill.name} runs past the end`, at);
       }
       const read = readAt(file, at, fill.into);
+      // Damage found by the check below closes the file under this read: its rejection is moot.
+      read.catch(() => {});
       await checking; // the previous section's check ran while this one was read
       await read;
       if (fill.later) {
