@@ -5,7 +5,7 @@
  * `vector` from `denseEmbedder`, as base64 float32), then in one run times:
  *
  * - **bulk**: `deno task ingest --bulk`'s own path (`bulkIngest`: workers
- *   parse and analyze, a fsynced log record per 4,000 lines, one checkpoint),
+ *   parse and analyze, a fsynced log record per ~40 MB of lines, one checkpoint),
  *   over all of it;
  * - **per record**: the path before, on the first `--baseline` lines of the
  *   same file: parsed here, `EmbeddedIndex.upsert` 1,000 chunks a record
@@ -177,7 +177,7 @@ export function renderBulk(row: BulkReport | undefined, note?: string): string {
 a million chunks in at most 10 minutes on 2 cores): the bench's chunks as a \`.jsonl\` (ARAGOG text,
 250 words a line, each line's 1,536-d vector as base64 float32, so the index's cost is measured
 apart from a model's), ingested by the bulk path (${row.workers} workers parse and analyze, one
-fsynced log record per 4,000 lines, one checkpoint at the end), and beside it in the same run the
+fsynced log record per ~40 MB of lines, one checkpoint at the end), and beside it in the same run the
 path before on the first ${row.baseline_chunks.toLocaleString("en")} lines (records of 1,000
 chunks analyzed on the main thread, checkpoints as they fall due).${note ? `\n\n${note}` : ""}
 

@@ -17,8 +17,6 @@ export type LinesInput = {
   /** Whole lines, a buffer of their own (handed over, not copied). */
   bytes: Uint8Array;
   path: string;
-  /** The first line's number in the file (from 1). */
-  firstLine: number;
   namespace: string;
 };
 
@@ -28,7 +26,10 @@ export type PieceOutput = BulkPiece & { lines: number; chunks: number };
 const EMBED_BATCH = 128;
 const EMBED_CONCURRENCY = 4;
 
-/** A line the ingest cannot take: `path:line: why`. */
+/**
+ * A line the ingest cannot take: its number in the piece, a tab, why (the
+ * thread that cut the pieces knows the lines before it and says `path:line: why`).
+ */
 export class BulkLineError extends Error {
   override name = "BulkLineError";
 }
@@ -44,11 +45,11 @@ function vectorOf(value: unknown, where: string): number[] {
     try {
       bytes = Uint8Array.fromBase64(value);
     } catch {
-      throw new BulkLineError(`${where}: vector: not base64`);
+      throw new BulkLineError(`${where}vector: not base64`);
     }
     if (bytes.length === 0 || bytes.length % 4 !== 0) {
       throw new BulkLineError(
-        `${where}: vector: base64 of float32 values has a multiple of 4 bytes`,
+        `${where}vector: base64 of float32 values has a multiple of 4 bytes`,
       );
     }
     // `fromBase64` gives a buffer of its own at offset 0: read it as float32 in place.
@@ -59,7 +60,7 @@ function vectorOf(value: unknown, where: string): number[] {
     }
     for (let i = 0; i < out.length; i++) {
       if (!Number.isFinite(out[i]!)) {
-        throw new BulkLineError(`${where}: vector: holds a value that is not finite`);
+        throw new BulkLineError(`${where}vector: holds a value that is not finite`);
       }
     }
     // `prepareChunk` only reads a vector by index: no copy into a plain array (most of a line's parse).
@@ -70,7 +71,7 @@ function vectorOf(value: unknown, where: string): number[] {
     value.every((x) => typeof x === "number" && Number.isFinite(x))
   ) return value as number[];
   throw new BulkLineError(
-    `${where}: vector: an array of finite numbers or a base64 string of float32 values`,
+    `${where}vector: an array of finite numbers or a base64 string of float32 values`,
   );
 }
 
@@ -102,19 +103,19 @@ export async function linesToPiece(input: LinesInput): Promise<PieceOutput> {
     const line = lines[i]!;
     if (!line.trim()) continue;
     count++;
-    const where = `${input.path}:${input.firstLine + i}`;
+    const where = `${i + 1}\t`;
     let record: unknown;
     try {
       record = JSON.parse(line);
     } catch {
-      throw new BulkLineError(`${where}: not a JSON object`);
+      throw new BulkLineError(`${where}not a JSON object`);
     }
     if (typeof record !== "object" || record === null || Array.isArray(record)) {
-      throw new BulkLineError(`${where}: not a JSON object`);
+      throw new BulkLineError(`${where}not a JSON object`);
     }
     const { vector, ...fields } = record as Record<string, unknown>;
     const document = documentFromRecord(fields);
-    if (!document.text.trim()) throw new BulkLineError(`${where}: text: empty`);
+    if (!document.text.trim()) throw new BulkLineError(`${where}text: empty`);
     if (vector === undefined) {
       const [chunked] = await chunkDocuments([document], chunking);
       drafts.push(...chunked!.chunks);

@@ -13,9 +13,9 @@ import type { LinesInput, PieceOutput } from "./bulk-ingest-worker.ts";
 import { CliError } from "./cli.ts";
 import { formatDuration } from "./progress.ts";
 
-/** Lines per piece: one log record, one fsync (a few tens of MB with 1,536-d vectors). */
-export const LINES_PER_PIECE = 4000;
-const READ_BYTES = 16 * 1024 * 1024;
+/** Bytes of `.jsonl` per piece: one log record, one fsync (about 4,000 lines with base64 1,536-d vectors). */
+export const PIECE_BYTES = 40 * 1024 * 1024;
+const READ_BYTES = 8 * 1024 * 1024;
 
 export type BulkProgress = {
   path: string;
@@ -29,38 +29,44 @@ export type BulkProgress = {
   elapsedMs: number;
 };
 
-/** A file's lines in pieces of `perPiece`, each in a buffer of its own. */
+/**
+ * A file's whole lines in pieces of about `pieceBytes`, each read straight
+ * into a buffer of its own (handed to a worker as it is): a piece ends at the
+ * last newline once it is full, and only the part line after it is copied
+ * into the next. This thread looks at a few bytes per piece: scanning every
+ * byte for newlines here, or copying reads into pieces, cost more than the
+ * index's own build.
+ */
 async function* linePieces(
   path: string,
   namespace: string,
-  perPiece: number,
+  pieceBytes: number,
 ): AsyncGenerator<LinesInput & { byteLength: number }> {
   using file = await Deno.open(path, { read: true });
-  let carry = new Uint8Array(0);
-  let firstLine = 1;
-  const buffer = new Uint8Array(READ_BYTES);
-  const piece = (bytes: Uint8Array, lines: number) => {
-    const out = { bytes, path, firstLine, namespace, byteLength: bytes.length };
-    firstLine += lines;
-    return out;
-  };
+  const readBytes = Math.min(READ_BYTES, pieceBytes);
+  let buffer = new Uint8Array(pieceBytes + readBytes);
+  let held = 0;
+  const piece = (bytes: Uint8Array) => ({ bytes, path, namespace, byteLength: bytes.length });
   for (;;) {
-    const read = await file.read(buffer);
-    if (read === null) break;
-    const data = new Uint8Array(carry.length + read);
-    data.set(carry);
-    data.set(buffer.subarray(0, read), carry.length);
-    let start = 0;
-    let lines = 0;
-    for (let at = data.indexOf(10); at !== -1; at = data.indexOf(10, at + 1)) {
-      if (++lines < perPiece) continue;
-      yield piece(data.slice(start, at + 1), lines);
-      start = at + 1;
-      lines = 0;
+    if (buffer.length - held < readBytes) {
+      // A line longer than a piece: room for more of it.
+      const larger = new Uint8Array(buffer.length * 2);
+      larger.set(buffer.subarray(0, held));
+      buffer = larger;
     }
-    carry = data.slice(start);
+    const read = await file.read(buffer.subarray(held, held + readBytes));
+    if (read === null) break;
+    held += read;
+    if (held < pieceBytes) continue;
+    const end = buffer.lastIndexOf(10, held - 1);
+    if (end === -1) continue;
+    const next = new Uint8Array(pieceBytes + readBytes);
+    next.set(buffer.subarray(end + 1, held));
+    yield piece(buffer.subarray(0, end + 1));
+    buffer = next;
+    held -= end + 1;
   }
-  if (carry.length) yield piece(carry, 0);
+  if (held) yield piece(buffer.subarray(0, held));
 }
 
 /**
@@ -73,7 +79,7 @@ export async function bulkIngest(options: {
   dataDir: string;
   namespace: string;
   workers?: number;
-  linesPerPiece?: number;
+  pieceBytes?: number;
   onProgress?: (progress: BulkProgress) => void;
 }): Promise<{ lines: number; chunks: number; seconds: number }> {
   const started = performance.now();
@@ -87,7 +93,7 @@ export async function bulkIngest(options: {
   const file = { path: "", lines: 0, chunks: 0, bytes: 0 };
   let lines = 0;
   let chunks = 0;
-  const perPiece = options.linesPerPiece ?? LINES_PER_PIECE;
+  const perPiece = options.pieceBytes ?? PIECE_BYTES;
   const sizes: [string, number][] = [];
   const inputs = (async function* () {
     for (const path of options.files) {
@@ -105,9 +111,24 @@ export async function bulkIngest(options: {
       transfer: (input) => [input.bytes.buffer as ArrayBuffer],
     },
   );
+  /** Lines of each file in the pieces answered so far: a worker's line number is its piece's. */
+  const linesBefore = new Map<string, number>();
   const pieces = (async function* () {
-    for await (const output of outputs) {
+    for (;;) {
+      let next: IteratorResult<PieceOutput>;
+      try {
+        next = await outputs.next();
+      } catch (error) {
+        const [path] = sizes[0]!;
+        const line = /^(\d+)\t(.*)$/s.exec((error as Error).message);
+        if (!line) throw error;
+        const number = (linesBefore.get(path) ?? 0) + Number(line[1]);
+        throw Object.assign(new Error(`${path}:${number}: ${line[2]}`), { name: "BulkLineError" });
+      }
+      if (next.done) return;
+      const output = next.value;
       const [path, bytes] = sizes.shift()!;
+      linesBefore.set(path, (linesBefore.get(path) ?? 0) + output.lines);
       last = { path, lines: output.lines, chunks: output.chunks, bytes };
       yield output;
     }

@@ -22,7 +22,7 @@ metadata?}. A folder is every file under it. On a terminal one line shows the co
 second and time left, and skipped files are listed with why; piped, each file is a line
 ([n/total] path: ingested, N chunks | skipped (why)). The exit code is 1 when any was skipped.
 With --bulk (no server may run), .jsonl files go straight into the index in SIFT_DATA_DIR: pieces of
-4,000 lines parsed, chunked, embedded and analyzed in workers, each piece durable (one fsynced log
+~40 MB of lines parsed, chunked, embedded and analyzed in workers, each piece durable (one fsynced log
 record) before its progress line, one checkpoint at the end. A line with a "vector" (numbers, or
 base64 of little-endian float32) is one chunk with that vector; lines without one are embedded.`,
   flags: {

@@ -9,6 +9,7 @@ import { createSiftApp } from "../../app.ts";
 import { indexLogIn } from "../../shared/deno/data-dir.ts";
 import { float32Base64 } from "../../shared/embeddings/base64.ts";
 import { freePort } from "./service.ts";
+import { bulkIngest } from "../../scripts/bulk-ingest.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ENV = { DEMO_CORPUS: "false" };
@@ -158,6 +159,41 @@ Deno.test("ingest --bulk: a line that is no document stops it with the file and 
     const pdf = await ingest(["--bulk", `${ROOT}tests/fixtures/documents/paper.pdf`], `${dir}/d2`);
     assert.equal(pdf.code, 1);
     assert.match(pdf.stderr, /--bulk takes \.jsonl files/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bulkIngest: small pieces keep every line once, and a bad line's number is the file's", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sift-bulk-" });
+  try {
+    const lines = documentLines(50, "line", 4);
+    const file = `${dir}/many.jsonl`;
+    await Deno.writeTextFile(file, lines.join("\n")); // no newline after the last line
+    const seen: number[] = [];
+    const done = await bulkIngest({
+      files: [file],
+      dataDir: `${dir}/data`,
+      namespace: "default",
+      workers: 2,
+      pieceBytes: 700,
+      onProgress: (progress) => seen.push(progress.lines),
+    });
+    assert.equal(done.lines, 50);
+    assert.equal(done.chunks, 50);
+    assert.ok(seen.length > 5, `${seen.length} pieces`);
+    assert.equal(await documentCount(`${dir}/data`), 50);
+    lines[36] = "{broken";
+    await Deno.writeTextFile(file, lines.join("\n") + "\n");
+    await assert.rejects(
+      bulkIngest({
+        files: [file],
+        dataDir: `${dir}/data2`,
+        namespace: "default",
+        pieceBytes: 700,
+      }),
+      /many\.jsonl:37: not a JSON object/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
