@@ -15,6 +15,7 @@
  *   deno task bench --only load,http --load-runtimes deno   # Deno's load rows (workerd's kept)
  *   deno task bench --only postgres --postgres-sizes 10000   # the index in Postgres (pglite-server)
  *   deno task bench --only restart          # restart to first search at 30k, 100k, 300k (#30)
+ *   deno task bench --only bulk             # ingest --bulk of 1M chunks beside per-record (#30)
  */
 import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
@@ -34,6 +35,7 @@ import { workersSection } from "./workers-table.ts";
 import { type Command, commandArgs } from "./cli.ts";
 import type { FlagValues } from "./cli-flags.ts";
 import { benchRestart, renderRestart, type RestartReport } from "./bench-restart.ts";
+import { benchBulk, type BulkReport, renderBulk } from "./bench-bulk.ts";
 import { batchDocuments } from "./documents.ts";
 import {
   type ChunkerScore,
@@ -69,6 +71,7 @@ const SECTIONS = [
   "workers",
   "postgres",
   "restart",
+  "bulk",
 ] as const;
 
 const COMMAND = {
@@ -131,6 +134,12 @@ default sizes; --only runs some sections again into the bench.json already there
       value: "N,N",
       help: "sizes for restart to first search",
       default: "30000,100000,300000",
+    },
+    "bulk-chunks": {
+      type: "string",
+      value: "N",
+      help: "chunks for the bulk build (its per-record baseline: 20,000)",
+      default: "1000000",
     },
     "dense-width": { type: "string", value: "N", help: "dense vector width", default: "1536" },
     out: {
@@ -195,6 +204,9 @@ export type BenchReport = {
   restart?: RestartReport[];
   /** When and where the restart section was measured, if not with the rest. */
   restart_note?: string;
+  /** `ingest --bulk` beside per-record upserts, in one run (`--bulk-chunks`). */
+  bulk?: BulkReport;
+  bulk_note?: string;
 };
 
 /** `--growth-sizes` (30k, 100k, 300k by default; add 1000000 for the million). */
@@ -571,7 +583,7 @@ ${loadRows.join("\n")}
 
 ${report.http ? httpSection(report.http) : ""}${workersSection(report.workers)}${
     renderRestart(report.restart, report.restart_note)
-  }`;
+  }${renderBulk(report.bulk, report.bulk_note)}`;
 }
 
 /** sift's HTTP server beside \`Deno.serve\` alone, with how it was measured. */
@@ -645,6 +657,13 @@ if (import.meta.main && flags.render) {
         (flag("restart-sizes") ?? "30000,100000,300000").split(",").map(Number),
         DATASET,
       ),
+    }),
+    bulk: async () => ({
+      bulk: await benchBulk({
+        chunks: Number(flag("bulk-chunks") ?? 1_000_000),
+        baseline: 20_000,
+        datasetDir: DATASET,
+      }),
     }),
   };
   const unknown = only?.filter((name) => !(name in sections));

@@ -2,11 +2,13 @@
  * Loads documents into sift.
  *
  *   deno task ingest <file|folder>... [--namespace ns]
+ *   deno task ingest --bulk <file.jsonl>... [--workers n]   (no server: into SIFT_DATA_DIR)
  */
 import { CliError, type Command, commandArgs, runCommand, usageMistake } from "./cli.ts";
 import { progressReporter } from "./progress.ts";
 import { connect, type SiftFetch } from "./client.ts";
 import { batchDocuments, filesUnder, readDocuments } from "./documents.ts";
+import { runBulkIngest } from "./bulk-ingest.ts";
 
 const COMMAND = {
   usage: "deno task ingest <file|folder>... [options]",
@@ -18,9 +20,19 @@ sift (their type told by their bytes); a file sift cannot read (an image, a scan
 PDF) is skipped with the reason. .jsonl lines are {id?, title?, text, url?, published?, authors?,
 metadata?}. A folder is every file under it. On a terminal one line shows the count, files per
 second and time left, and skipped files are listed with why; piped, each file is a line
-([n/total] path: ingested, N chunks | skipped (why)). The exit code is 1 when any was skipped.`,
+([n/total] path: ingested, N chunks | skipped (why)). The exit code is 1 when any was skipped.
+With --bulk (no server may run), .jsonl files go straight into the index in SIFT_DATA_DIR: pieces of
+~40 MB of lines parsed, chunked, embedded and analyzed in workers, each piece durable (one fsynced log
+record) before its progress line, one checkpoint at the end. A line with a "vector" (numbers, or
+base64 of little-endian float32) is one chunk with that vector; lines without one are embedded.`,
   flags: {
     namespace: { type: "string", value: "NS", help: "the index namespace", default: "default" },
+    bulk: {
+      type: "boolean",
+      help: "large .jsonl files straight into the local index in SIFT_DATA_DIR (no server may " +
+        "run): parsed, embedded and analyzed in workers, a line's own vector used as given",
+    },
+    workers: { type: "string", value: "N", help: "--bulk's workers", default: "the cores" },
   },
   more: "env: SIFT_URL, PORT, SIFT_DATA_DIR, SIFT_API_KEY (sent as a bearer token)",
 } satisfies Command;
@@ -85,6 +97,16 @@ async function sendLines(sift: SiftFetch, path: string): Promise<Outcome> {
 
 await runCommand(async () => {
   const files = (await Promise.all(positionals.map(filesUnder))).flat();
+  if (values.bulk) {
+    const workers = values.workers === undefined ? undefined : Number(values.workers);
+    if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) {
+      usageMistake(COMMAND, "--workers: a whole number above 0");
+    }
+    return await runBulkIngest(files, {
+      namespace: values.namespace ?? "default",
+      ...(workers ? { workers } : {}),
+    });
+  }
   const sift = await connect();
   console.log(`sift: ${sift.where}; ${files.length} file(s)`);
   let ingested = 0;

@@ -27,6 +27,8 @@ export interface IndexLog {
   >;
   /** Resolves once the record is durable: a crash after that cannot lose it. */
   append(record: IndexRecord): Promise<void>;
+  /** The same for a record already encoded (`encodeRecord`'s bytes: a bulk build's piece). */
+  appendEncoded?(frame: Uint8Array): Promise<void>;
   /** Bytes appended since the last checkpoint, and the size of that checkpoint. */
   readonly tailBytes: number;
   readonly checkpointBytes: number;

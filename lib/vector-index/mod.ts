@@ -17,11 +17,14 @@
  * ```
  * @module
  */
+import type { BulkPiece } from "./bulk.ts";
 import { FileIndexLog } from "./deno/file-index-log.ts";
+import { mapInWorkers } from "./deno/worker-pool.ts";
 import { EmbeddedIndex, type IndexedDocument, type IndexStatus } from "./index.ts";
 import type { IndexedChunk, MetadataFilter, SearchHit, SearchMode } from "./types.ts";
 
 export { EmbeddedIndex } from "./index.ts";
+export { type BulkPiece, prepareBulkPiece } from "./bulk.ts";
 export type { IndexedDocument, IndexQuery, IndexStatus } from "./index.ts";
 export type { IndexLog, RecoveredTail } from "./log.ts";
 export { FileIndexLog } from "./deno/file-index-log.ts";
@@ -62,6 +65,17 @@ export interface VectorIndexHandle {
   list(
     options?: { namespace?: string; limit?: number; after?: string },
   ): Promise<{ documents: IndexedDocument[]; more: boolean }>;
+  /**
+   * Many chunks at once (a first load, a re-index): each batch of `chunks` is
+   * normalized and analyzed in Web Workers (`workers`, default: the cores),
+   * appended as one log record with one fsync and added in one pass, then
+   * reported to `onDurable`; one checkpoint at the end. Batches of a few
+   * thousand chunks suit it. A crash keeps the batches reported.
+   */
+  bulkUpsert(
+    chunks: AsyncIterable<IndexedChunk[]> | Iterable<IndexedChunk[]>,
+    options?: { namespace?: string; workers?: number; onDurable?: (chunks: number) => void },
+  ): Promise<{ chunks: number }>;
   /** Whether it serves, and what a load cut from a torn log's end. */
   status(): IndexStatus;
   /** Checkpoints what the log holds since the last checkpoint and releases the files. */
@@ -117,6 +131,19 @@ export async function openIndex(
         limit: given?.limit ?? 100,
         after: given?.after,
       }),
+    bulkUpsert: (chunks, given) => {
+      const { namespace } = ns(given);
+      const pieces = mapInWorkers<{ chunks: IndexedChunk[]; namespace: string }, BulkPiece>(
+        new URL("./deno/prepare-worker.ts", import.meta.url),
+        (async function* () {
+          for await (const batch of chunks) yield { chunks: batch, namespace };
+        })(),
+        given?.workers === undefined ? {} : { workers: given.workers },
+      );
+      return index.bulkUpsert(pieces, {
+        onDurable: (piece) => given?.onDurable?.(piece.chunks),
+      });
+    },
     status: () => index.status(),
     close: async () => {
       await index.flush();

@@ -143,7 +143,7 @@ export class NamespaceIndex {
    * then fill. Replaying a log's tail on top of a checkpoint needs this: one
    * `put` at a time regrows postings and cost about 60 µs a chunk at 100k.
    */
-  putMany(chunks: readonly PreparedChunk[]): void {
+  putMany(chunks: readonly PreparedChunk[], options: { spare?: number } = {}): void {
     if (chunks.length === 0) return;
     for (const chunk of chunks) this.remove(chunk.id);
     if (this.#dimensions === undefined || this.#live === 0) this.#startLayout(chunks[0]!);
@@ -181,7 +181,14 @@ export class NamespaceIndex {
       }
       return list;
     });
-    for (const [posting, added] of gains) posting.reserve(posting.length + added);
+    // `spare` (a bulk build's pieces): a posting that overflows grows by that factor at least.
+    const spare = options.spare ?? 1;
+    for (const [posting, added] of gains) {
+      const needed = posting.length + added;
+      if (needed > posting.slots.length) {
+        posting.reserve(Math.max(needed, Math.ceil(posting.slots.length * spare)));
+      }
+    }
     this.#growSlots(this.#keys.length + chunks.length);
     // Pass 2: fill, nothing regrows.
     chunks.forEach((chunk, i) => {

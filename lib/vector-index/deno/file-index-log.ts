@@ -247,10 +247,13 @@ export class FileIndexLog implements IndexLog {
     return records;
   }
 
-  async append(record: IndexRecord): Promise<void> {
+  append(record: IndexRecord): Promise<void> {
+    return this.appendEncoded(encodeRecord(record));
+  }
+
+  async appendEncoded(frame: Uint8Array): Promise<void> {
     const path = this.#logPath(this.#generation);
     const file = this.#file ??= await Deno.open(path, { create: true, append: true });
-    const frame = encodeRecord(record);
     try {
       await writeAll(file, frame);
       await file.syncData();
