@@ -175,17 +175,18 @@ export async function benchDense(
   };
   const build = options.build ?? "http";
   /**
-   * The bulk path instead: the server stopped, `count` more documents as JSONL through
+   * The bulk path instead: the server stopped, documents up to `size` chunks as JSONL through
    * `deno task ingest --bulk` into its data directory (the vectors from the same embeddings
    * server), the server started again. Returns the ingest's seconds.
    */
-  const bulkIngest = async (count: number) => {
+  const bulkIngest = async (size: number) => {
     const file = `${dataDir}.jsonl`;
     const out = await Deno.open(file, { create: true, write: true, truncate: true });
     const encoder = new TextEncoder();
-    for (let done = 0; done < count;) {
-      const batch = nextDocuments(Math.min(BULK_PIECE, count - done));
-      done += batch.length;
+    while (rowOf.size < size) {
+      // A document is one chunk, at times two: half the chunks still wanted never overshoots.
+      const wanted = Math.ceil((size - rowOf.size) / 2);
+      const batch = nextDocuments(Math.min(BULK_PIECE, wanted));
       for (const document of await chunkDocuments(batch, chunking)) {
         for (const chunk of document.chunks) {
           vectors.set(shortened(embed(searchableText(chunk)), width), rowOf.size * width);
@@ -229,8 +230,7 @@ export async function benchDense(
       const before = rowOf.size;
       let ingestSeconds: number;
       if (build === "bulk") {
-        // Documents are one chunk, at times two: the count is documents, the rate chunks.
-        ingestSeconds = await bulkIngest(size - before);
+        ingestSeconds = await bulkIngest(size);
       } else {
         while (rowOf.size < size) batches.push(await ingest(Math.min(100, size - rowOf.size)));
         ingestSeconds = (performance.now() - started) / 1000;
