@@ -371,11 +371,14 @@ export function renderMarkdown(report: BenchReport): string {
     );
   const growthRows = growthRowsOf(report.growth);
   const bulkRows = growthRowsOf(report.growth_bulk);
-  const ratioRows = (report.growth?.ratios ?? []).map((ratio) =>
-    `| ${ratio.from.toLocaleString("en")} → ${ratio.to.toLocaleString("en")} | ×${
-      ratio.dense_p50.toFixed(2)
-    } | ×${ratio.hybrid_p50.toFixed(2)} | ×${ratio.restart_first_search.toFixed(2)} |`
-  );
+  const ratioRowsOf = (growth: GrowthReport | undefined) =>
+    (growth?.ratios ?? []).map((ratio) =>
+      `| ${ratio.from.toLocaleString("en")} → ${ratio.to.toLocaleString("en")} | ×${
+        ratio.dense_p50.toFixed(2)
+      } | ×${ratio.hybrid_p50.toFixed(2)} | ×${ratio.restart_first_search.toFixed(2)} |`
+    );
+  const ratioRows = ratioRowsOf(report.growth);
+  const bulkRatioRows = ratioRowsOf(report.growth_bulk);
   const sparse = report.sparse;
   const sparseRow = sparse
     ? `| ${sparse.docs.toLocaleString("en")} | ${ms(sparse.exhaustive_ms.p50)} / ${
@@ -469,6 +472,10 @@ restart too) read residual rows and texts from the checkpoint.
 | chunks | dense ms | hybrid ms | recall@10 | RSS | restart | after restart | RSS after restart | ingest |
 |---|---|---|---|---|---|---|---|---|
 ${bulkRows.join("\n")}
+
+| growth | dense p50 | hybrid p50 | restart |
+|---|---|---|---|
+${bulkRatioRows.join("\n")}
 `
       : ""
   }
