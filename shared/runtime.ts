@@ -64,6 +64,9 @@ export type Deps = {
  * per request from that request's config (env exists only per request on
  * Workers).
  */
+/** `workersAiBinding`: whether Workers AI is reached through the `AI` binding (else REST). */
+type ModelClients = Pick<Deps, "llm" | "judge" | "embedder"> & { workersAiBinding: boolean };
+
 export class Runtime {
   readonly #log: IndexLog | undefined;
   readonly #state: StateFromEnv | undefined;
@@ -78,7 +81,9 @@ export class Runtime {
   readonly #inflight = new Map<string, Promise<unknown>>();
   #lastEnv: Record<string, unknown> | undefined;
   #lastConfig: Config | undefined;
-  #lastDeps: { config: Config; env: Record<string, unknown>; deps: Deps } | undefined;
+  #lastModels:
+    | { config: Config; env: Record<string, unknown>; clients: ModelClients }
+    | undefined;
 
   /**
    * `log`: where the in-process index persists (Deno). `state`: shared
@@ -116,41 +121,9 @@ export class Runtime {
     return this.#lastConfig;
   }
 
-  /**
-   * `env` is only read for bindings (Workers): variables come through `config`.
-   * Built again only when the config or the env object changes: the clients
-   * hold no per-request state, and building the openai client cost about a
-   * third of a millisecond per request.
-   */
+  /** `env` is only read for bindings (Workers): variables come through `config`. */
   deps(config: Config, env: Record<string, unknown> = {}): Deps {
-    const last = this.#lastDeps;
-    if (last && last.config === config && last.env === env) return last.deps;
-    const deps = this.#buildDeps(config, env);
-    this.#lastDeps = { config, env, deps };
-    return deps;
-  }
-
-  #buildDeps(config: Config, env: Record<string, unknown>): Deps {
-    const counted = this.#onModelCall && countingFetch(this.#onModelCall);
-    const workersAiFetch = config.llm.provider === "workers-ai"
-      ? this.#llmFetch?.(env, config)
-      : undefined;
-    const llm = createLlmClient(
-      config,
-      () => counted ? counted(this.#offlineFetch(config)) : this.#offlineFetch(config),
-      {
-        ...(counted ? { fetch: counted((input, init) => globalThis.fetch(input, init)) } : {}),
-        workersAiFetch: counted && workersAiFetch ? counted(workersAiFetch) : workersAiFetch,
-      },
-    );
-    const judge = { ...llm, model: config.llm.judgeModel };
-    const embedder = new OpenAIEmbedder({
-      client: llm.client,
-      model: config.embeddings.model,
-      dimensions: config.embeddings.dimensions,
-      ...(llm.provider ? { provider: llm.provider } : {}),
-      floats: config.llm.provider === "workers-ai",
-    });
+    const { llm, judge, embedder, workersAiBinding } = this.#models(config, env);
     const postgres = config.vector ? undefined : this.#postgres?.(config, env);
     if (config.database && !postgres) {
       throw new ConfigError("DATABASE_URL is set, but this entry has no Postgres client");
@@ -176,13 +149,51 @@ export class Runtime {
         llm: offline
           ? "offline"
           : config.llm.provider === "workers-ai"
-          ? `workers-ai (${workersAiFetch ? "binding" : "rest"})`
+          ? `workers-ai (${workersAiBinding ? "binding" : "rest"})`
           : `openai-compatible (${hostOf(config.llm.baseURL)})`,
         embeddings: offline ? "offline" : config.embeddings.model,
         index: index.name === "local" ? "offline" : index.name,
         cache: store.name === "memory" ? "offline" : store.name,
       },
     };
+  }
+
+  /**
+   * The model clients, built again only when the config or the env object
+   * changes: building the openai client cost about a third of a millisecond
+   * per request. They hold nothing but their settings and a fetch, so one
+   * request may use another's; the rest of `deps` is built per request (on
+   * Workers a Postgres socket must not outlive its request).
+   */
+  #models(config: Config, env: Record<string, unknown>): ModelClients {
+    const last = this.#lastModels;
+    if (last && last.config === config && last.env === env) return last.clients;
+    const counted = this.#onModelCall && countingFetch(this.#onModelCall);
+    const workersAiFetch = config.llm.provider === "workers-ai"
+      ? this.#llmFetch?.(env, config)
+      : undefined;
+    const llm = createLlmClient(
+      config,
+      () => counted ? counted(this.#offlineFetch(config)) : this.#offlineFetch(config),
+      {
+        ...(counted ? { fetch: counted((input, init) => globalThis.fetch(input, init)) } : {}),
+        workersAiFetch: counted && workersAiFetch ? counted(workersAiFetch) : workersAiFetch,
+      },
+    );
+    const clients = {
+      workersAiBinding: workersAiFetch !== undefined,
+      llm,
+      judge: { ...llm, model: config.llm.judgeModel },
+      embedder: new OpenAIEmbedder({
+        client: llm.client,
+        model: config.embeddings.model,
+        dimensions: config.embeddings.dimensions,
+        ...(llm.provider ? { provider: llm.provider } : {}),
+        floats: config.llm.provider === "workers-ai",
+      }),
+    };
+    this.#lastModels = { config, env, clients };
+    return clients;
   }
 
   /**
