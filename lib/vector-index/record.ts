@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { fastCrc32 } from "./kernel/crc.ts";
 import type { PreparedChunk } from "./prepared.ts";
 
@@ -24,30 +23,30 @@ export type IndexRecord = { namespace: string; remove: string[]; put: PreparedCh
 
 const FRAME_HEADER = 8;
 
-const headerSchema = z.object({
-  namespace: z.string(),
-  remove: z.array(z.string()),
-  terms: z.string(),
-  put: z.array(z.object({
-    id: z.string(),
-    text: z.string(),
-    metadata: z.looseObject({ doc_id: z.string(), chunk_index: z.number() }),
-    dimensions: z.number().int().min(0),
-    nonzero: z.number().int().min(0),
-    dense: z.literal(true).optional(),
-    terms: z.number().int().min(0),
-    length: z.number().int().min(0),
-  })),
-});
-
-type Header = z.infer<typeof headerSchema>;
+/** A record's JSON header, as `isHeader` checks it. */
+type Header = {
+  namespace: string;
+  remove: string[];
+  /** The record's distinct terms, joined by spaces. */
+  terms: string;
+  put: {
+    id: string;
+    text: string;
+    metadata: { doc_id: string; chunk_index: number; [field: string]: unknown };
+    dimensions: number;
+    nonzero: number;
+    dense?: true;
+    terms: number;
+    length: number;
+  }[];
+};
 
 const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
 
 /**
- * `headerSchema`'s checks written out: a bulk build decodes every record it
- * writes, and a large log replays them all, where zod's parse of thousands of
- * chunk headers cost more than the JSON parse itself.
+ * Whether a parsed header has `Header`'s shape, checked by hand: a bulk build
+ * decodes every record it writes, and a large log replays them all, where a
+ * zod parse of thousands of chunk headers cost more than the JSON parse itself.
  */
 function isHeader(value: unknown): value is Header {
   if (typeof value !== "object" || value === null) return false;
