@@ -1,4 +1,5 @@
 import { createDotKernel, type DotKernel, PAGE_BYTES } from "./kernel/kernel.ts";
+import type { PendingRows } from "./dense-rows.ts";
 
 /**
  * One bit per dimension of each dense row (its first 1,024 dimensions):
@@ -31,6 +32,8 @@ export const CODE_DIMENSIONS = 1024;
  * full codes is faster, and it ranks by all 1,024 bits.
  */
 const PREFIX_BYTES = 32;
+/** How much of the codes a search streams from the file at a time while a load reads them in. */
+const PENDING_WINDOW_BYTES = 2 << 20;
 const PREFIX_WIDENING = 16;
 const PREFIX_MIN_ROWS_PER_KEPT = 16;
 
@@ -43,6 +46,9 @@ export class BitCodes {
   #capacity: number;
   #count = 0;
   #histogram = new Uint32Array(0);
+  #prefixesReady = true;
+  /** Codes a load is still reading in (`codesLater`). */
+  #pending: PendingRows | undefined;
 
   /** `mean`: the rows' mean over the dimensions coded (at most `CODE_DIMENSIONS`). */
   constructor(mean: Float32Array, capacity = 1024) {
@@ -82,10 +88,35 @@ export class BitCodes {
     this.#count = Math.max(this.#count, slot + rows);
   }
 
-  /** Room for `rows` codes from slot 0 and a view of them, to read a checkpoint's straight into. */
+  /**
+   * Room for `rows` codes from slot 0 and a view of them, to read a
+   * checkpoint's straight into; and room for a search's scratch over them
+   * and the window `codesLater` reads through: nothing may grow this memory
+   * while a read into it is under way.
+   */
   loadInto(rows: number): Uint8Array {
     this.#reserve(rows);
+    this.#ensureBytes(this.#windowAt() + PENDING_WINDOW_BYTES);
     return new Uint8Array(this.#kernel.memory.buffer, 0, rows * this.stride);
+  }
+
+  /**
+   * After `loadInto(rows)`, when a load reads the codes in after the index
+   * serves: codes `0 .. rows - 1` are held now, and until the loader sets
+   * `pending.done` a search streams them from the file through a small
+   * window instead (a copy from the page cache costs far less here than the
+   * first touch of fresh memory, which the loader pays on its own thread).
+   * The prefixes must have been read (`loadPrefixesInto`), not copied.
+   */
+  codesLater(rows: number, pending: PendingRows): void {
+    this.#pending = pending;
+    this.#count = Math.max(this.#count, rows);
+  }
+
+  /** Where `codesLater`'s window sits: past the codes' and a search's scratch. */
+  #windowAt(): number {
+    return Math.ceil((this.#capacity * this.stride + this.stride + this.#capacity * 8 + 64) / 64) *
+      64;
   }
 
   /**
@@ -95,6 +126,16 @@ export class BitCodes {
   adopt(rows: number, prefixesRead = false): void {
     if (!prefixesRead) this.#copyPrefixes(0, rows);
     this.#count = Math.max(this.#count, rows);
+  }
+
+  /**
+   * After `loadPrefixesInto`, when a load reads the prefixes in after the
+   * index serves: until the returned function is called, searches make one
+   * pass over the full codes instead (the same candidates or better).
+   */
+  prefixesLater(): () => void {
+    this.#prefixesReady = false;
+    return () => (this.#prefixesReady = true);
   }
 
   /** Whether the codes' prefixes are kept apart (long codes only): a checkpoint stores them. */
@@ -119,6 +160,9 @@ export class BitCodes {
 
   /** Codes `from .. to - 1` as they sit in memory (a fresh view: valid until the next write). */
   codes(from: number, to: number): Uint8Array {
+    if (this.#pending && !this.#pending.done) {
+      throw new Error("bit codes: read while a load still reads them in");
+    }
     return new Uint8Array(
       this.#kernel.memory.buffer,
       from * this.stride,
@@ -141,8 +185,14 @@ export class BitCodes {
     const picks = new Uint32Array(buffer, picksAt, count);
     const distances = new Int32Array(buffer, outAt, count);
     const widened = wanted * PREFIX_WIDENING;
-    if (!this.#prefix || widened * PREFIX_MIN_ROWS_PER_KEPT > count) {
-      this.#kernel.hamming(0, this.stride, count, queryAt, outAt);
+    if (this.#pending?.done) this.#pending = undefined;
+    const pending = this.#pending;
+    if (
+      pending || !this.#prefix || !this.#prefixesReady ||
+      widened * PREFIX_MIN_ROWS_PER_KEPT > count
+    ) {
+      if (pending) this.#streamHamming(pending, count, queryAt, outAt);
+      else this.#kernel.hamming(0, this.stride, count, queryAt, outAt);
       const cut = this.#cut(distances, count, wanted);
       let picked = 0;
       for (let i = 0; i < count; i++) if (distances[i]! <= cut) picks[picked++] = i;
@@ -157,6 +207,18 @@ export class BitCodes {
     let picked = 0;
     for (let i = 0; i < kept; i++) if (distances[i]! <= cut) picks[picked++] = picks[i]!;
     return picks.subarray(0, picked);
+  }
+
+  /** The full pass over codes still in the file: a window's worth read, then counted. */
+  #streamHamming(pending: PendingRows, count: number, queryAt: number, outAt: number): void {
+    const windowAt = this.#windowAt();
+    const windowRows = Math.max(1, Math.floor(PENDING_WINDOW_BYTES / this.stride));
+    const memory = this.#kernel.memory;
+    for (let from = 0; from < count; from += windowRows) {
+      const rows = Math.min(windowRows, count - from);
+      pending.read(from * this.stride, new Uint8Array(memory.buffer, windowAt, rows * this.stride));
+      this.#kernel.hamming(windowAt, this.stride, rows, queryAt, outAt + from * 4);
+    }
   }
 
   /** Distances of the first `count` prefixes to the prefix of the query code at `queryAt`. */
@@ -209,6 +271,9 @@ export class BitCodes {
 
   #reserve(rows: number): void {
     if (rows <= this.#capacity) return;
+    if (this.#pending && !this.#pending.done) {
+      throw new Error("bit codes: grown while a load still reads codes into them");
+    }
     this.#capacity = Math.max(rows, Math.ceil(this.#capacity * 1.5));
     this.#ensureBytes(this.#capacity * this.stride + this.stride + 64);
     const prefix = this.#prefix;

@@ -113,6 +113,7 @@ export type Filler = <A extends ArrayBufferView>(
   scratch?: boolean,
   later?: () => Uint8Array,
   perEntry?: boolean,
+  background?: () => void,
 ) => A;
 export type SectionOf = (name: string, expected?: number) => Section;
 
@@ -138,32 +139,62 @@ export function planKeyColumns(
   fill: Filler,
   section: SectionOf,
   file: RandomAccess,
+  deferFrom: number,
 ) {
   const { count } = entry;
   const documentCount = entry.documents!;
   const ids = fill("ids", new Uint8Array(section("ids").bytes), true);
   const idOffsets = fill("idOffsets", new Float64Array(count + 1));
   const idTable = fill("idTable", new Uint32Array(tableCells(count)));
+  // A large metadata column is read after the index serves: entries are read by position until.
+  const metadataBytes = section("metadata").bytes;
+  const metadataPending = metadataBytes >= deferFrom ? { done: false } : undefined;
   const metadata = fill(
     "metadata",
-    new Uint8Array(section("metadata").bytes),
+    new Uint8Array(metadataBytes),
     true,
     undefined,
     true,
+    metadataPending && (() => (metadataPending.done = true)),
   );
   const metadataOffsets = fill("metadataOffsets", new Float64Array(count + 1));
   const metadataCrcs = fill("metadataCrcs", new Uint32Array(count));
-  const documents = fill("documents", new Uint8Array(section("documents").bytes), true);
-  const documentOffsets = fill("documentOffsets", new Float64Array(documentCount + 1));
-  const documentTable = fill("documentTable", new Uint32Array(tableCells(documentCount)));
-  const documentSlotOffsets = fill("documentSlotOffsets", new Uint32Array(documentCount + 1));
-  const documentSlots = fill("documentSlots", new Uint32Array(count));
+  // The documents' sections serve listings and writes, not searches: when large, they are read
+  // after the index serves, and those wait for them.
+  const documentSections = ["documents", "documentOffsets", "documentTable"]
+    .concat(["documentSlotOffsets", "documentSlots"]);
+  const documentBytes = documentSections.reduce((sum, name) => sum + section(name).bytes, 0);
+  const documentsPending = documentBytes >= deferFrom ? { done: false } : undefined;
+  let documentsRead = 0;
+  const documentsFit = () =>
+    KeyColumn.fits(documentColumn, documentTable) && documentSlotOffsets[documentCount] === count;
+  const documentRead = documentsPending &&
+    (() => {
+      if (++documentsRead < documentSections.length) return;
+      if (!documentsFit()) {
+        throw new SectionDamage(
+          `${entry.namespace}'s documents do not fit together`,
+          section("documents").at,
+        );
+      }
+      documentsPending.done = true;
+    });
+  const fillDocuments = <A extends ArrayBufferView>(name: string, into: A, scratch = false) =>
+    fill(name, into, scratch, undefined, false, documentRead);
+  const documents = fillDocuments("documents", new Uint8Array(section("documents").bytes), true);
+  const documentOffsets = fillDocuments("documentOffsets", new Float64Array(documentCount + 1));
+  const documentTable = fillDocuments("documentTable", new Uint32Array(tableCells(documentCount)));
+  const documentSlotOffsets = fillDocuments(
+    "documentSlotOffsets",
+    new Uint32Array(documentCount + 1),
+  );
+  const documentSlots = fillDocuments("documentSlots", new Uint32Array(count));
+  const documentColumn = { bytes: documents, offsets: documentOffsets };
   return () => {
     const idColumn = { bytes: ids, offsets: idOffsets };
-    const documentColumn = { bytes: documents, offsets: documentOffsets };
     if (
-      !KeyColumn.fits(idColumn, idTable) || !KeyColumn.fits(documentColumn, documentTable) ||
-      metadataOffsets[count] !== metadata.length || documentSlotOffsets[documentCount] !== count
+      !KeyColumn.fits(idColumn, idTable) || metadataOffsets[count] !== metadata.length ||
+      (!(documentsPending && !documentsPending.done) && !documentsFit())
     ) throw new SectionDamage(`${entry.namespace}'s keys do not fit together`, section("ids").at);
     return new SlotKeys({
       ids: new KeyColumn(idColumn, idTable),
@@ -174,6 +205,8 @@ export function planKeyColumns(
       metadataCrcs,
       metadataAt: section("metadata").at,
       source: file,
+      ...(metadataPending && !metadataPending.done ? { metadataPending } : {}),
+      ...(documentsPending && !documentsPending.done ? { documentsPending } : {}),
     });
   };
 }

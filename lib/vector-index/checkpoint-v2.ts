@@ -7,9 +7,11 @@ import {
   type SectionWriter,
 } from "./checkpoint-section.ts";
 import { DenseVectors, type DenseVectorsView } from "./dense-vectors.ts";
+import type { PendingRows } from "./dense-rows.ts";
 import { countLiveEntries, flattenPostings } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import { type RandomAccess, storedRowBytes, StoredRows, StoredTexts } from "./stored-rows.ts";
+import { postingCrcs, StoredPostings } from "./stored-postings.ts";
 import { TextColumn } from "./text-column.ts";
 
 /*
@@ -200,6 +202,9 @@ function* postingSections(
 ) {
   const make = (size: number): Uint16Array | Float32Array =>
     values === "u16" ? new Uint16Array(size) : new Float32Array(size);
+  // The terms' postings also get a CRC each (slots, then values): a load reads a term a search
+  // needs by position, checked on its own, while the sections are still being read whole.
+  const crcs = prefix === "term" ? postingCrcs(postings.length) : undefined;
   const batches = function* (part: "offsets" | "slots" | "values") {
     let base = 0;
     for (let from = 0; from < postings.length; from += BATCH) {
@@ -208,7 +213,11 @@ function* postingSections(
         const offsets = batch.offsets.map((offset) => offset + base);
         // Each batch's last offset is the next one's first: written once, at the very end.
         yield bytesOf(offsets.subarray(0, offsets.length - 1));
-      } else yield bytesOf(part === "slots" ? batch.slots : batch.values);
+      } else {
+        const values = part === "slots" ? batch.slots : batch.values;
+        crcs?.add(from, batch.offsets, values);
+        yield bytesOf(values);
+      }
       base += batch.total;
     }
     if (part === "offsets") yield bytesOf(Uint32Array.of(base));
@@ -216,6 +225,7 @@ function* postingSections(
   yield* section(sections, `${prefix}Offsets`, batches("offsets"));
   yield* section(sections, `${prefix}Slots`, batches("slots"));
   yield* section(sections, `${prefix}Values`, batches("values"));
+  if (crcs) yield* section(sections, `${prefix}Crcs`, [bytesOf(crcs.crcs)]);
 }
 
 /** Live rows copied out `ROWS_PER_PIECE` at a time (a view into memory that may grow must not be written). */
@@ -282,6 +292,15 @@ export function parseDirectory(bytes: Uint8Array, crc: number, at: number): Dire
   return directory;
 }
 
+/**
+ * Sections of at least this many bytes that a search can do without for a
+ * while are read after the index serves (`Fill.background`). Deferring costs
+ * something (a search reads its rows and terms by position until they are
+ * in, and writes wait for the load): it pays where reading the section would
+ * hold up the start, at about 4 ms a MB here (fresh memory's first touch).
+ */
+export const DEFER_FROM_BYTES = 8 << 20;
+
 /** A section to read into `into` (its final buffer, or a scratch one `finish` parses). */
 export type Fill = {
   name: string;
@@ -295,6 +314,14 @@ export type Fill = {
   later?: () => Uint8Array;
   /** Set on the metadata column: each entry has a CRC of its own, checked when it is read. */
   perEntry?: boolean;
+  /**
+   * Set where a search can do without the section for a while (the int8
+   * rows, the term postings of a checkpoint with a CRC per term): a load
+   * that replays no log may read it after the index serves, then check it
+   * whole and call this. Until then the index reads what a search needs by
+   * position (`PendingRows`, `StoredPostings`).
+   */
+  background?: () => void;
 };
 
 /**
@@ -306,7 +333,9 @@ export type Fill = {
 export function planNamespace(
   entry: NamespaceEntry,
   file: RandomAccess,
+  options: { deferFromBytes?: number } = {},
 ): { fills: Fill[]; finish(): NamespaceSnapshot } {
+  const deferFrom = options.deferFromBytes ?? DEFER_FROM_BYTES;
   const fills: Fill[] = [];
   const section = (name: string, expected?: number) => {
     const found = entry.sections[name];
@@ -324,6 +353,7 @@ export function planNamespace(
     scratch = false,
     later?: () => Uint8Array,
     perEntry = false,
+    background?: () => void,
   ): A => {
     const bytes = bytesOf(into);
     fills.push({
@@ -332,6 +362,7 @@ export function planNamespace(
       into: bytes,
       ...(later ? { later } : {}),
       ...(perEntry ? { perEntry } : {}),
+      ...(background ? { background } : {}),
     });
     return into;
   };
@@ -339,12 +370,32 @@ export function planNamespace(
   const lengths = fill("lengths", new Uint32Array(count));
   const termsText = fill("terms", new Uint8Array(section("terms").bytes), true);
   const termOffsets = fill("termOffsets", new Uint32Array(entry.terms + 1));
-  const termSlots = fill("termSlots", new Uint32Array(entry.termEntries));
-  const termCounts = fill("termValues", new Uint16Array(entry.termEntries));
+  const termSlots = new Uint32Array(entry.termEntries);
+  const termCounts = new Uint16Array(entry.termEntries);
+  let storedPostings: StoredPostings | undefined;
+  const postingBytes = (entry.sections.termSlots?.bytes ?? 0) +
+    (entry.sections.termValues?.bytes ?? 0);
+  if (entry.sections.termCrcs && postingBytes >= deferFrom) {
+    const crcs = fill("termCrcs", new Uint32Array(entry.terms));
+    const stored = new StoredPostings(termOffsets, termSlots, termCounts, crcs, {
+      slots: section("termSlots").at,
+      counts: section("termValues").at,
+    }, file);
+    let read = 0;
+    const both = () => ++read === 2 && (stored.done = true);
+    fill("termSlots", termSlots, false, undefined, false, both);
+    fill("termValues", termCounts, false, undefined, false, both);
+    storedPostings = stored;
+  } else {
+    fill("termSlots", termSlots);
+    fill("termValues", termCounts);
+  }
   let dimOffsets = new Uint32Array(dimensions + 1);
   let dimSlots = new Uint32Array(0);
   let dimValues = new Float32Array(0);
   let vectors: DenseVectors | undefined;
+  let pendingRows: PendingRows | undefined;
+  let pendingCodes: PendingRows | undefined;
   if (!dense) {
     dimOffsets = fill("dimOffsets", dimOffsets);
     dimSlots = fill("dimSlots", new Uint32Array(entry.dimEntries));
@@ -369,25 +420,51 @@ export function planNamespace(
     }
     const { rows, bits } = vectors;
     const loaded = rows.loadInto(count);
-    // Damage here only shifts scores (no id, text or slot number comes from these bytes).
-    fill("rowCodes", loaded.codes, false, () => bytesOf(rows.codes(0, count)));
+    // Damage here only shifts scores (no id, text or slot number comes from these bytes): the
+    // rows a search scores before the loader has read them all are read from the file unchecked.
+    const rowsAt = section("rowCodes").at;
+    if (loaded.codes.byteLength >= deferFrom) {
+      const pending: PendingRows = {
+        done: false,
+        read: (at, into) => file.batch(() => file.readSync(rowsAt + at, into)),
+      };
+      fill("rowCodes", loaded.codes, false, undefined, false, () => (pending.done = true));
+      pendingRows = pending;
+    } else fill("rowCodes", loaded.codes, false, () => bytesOf(rows.codes(0, count)));
     fill("rowScales", loaded.scales, false, () => bytesOf(rows.loadInto(count).scales));
-    if (bits) fill("bitCodes", bits.loadInto(count), false, () => bits.codes(0, count));
+    if (bits) {
+      const codes = bits.loadInto(count);
+      const codesAt = section("bitCodes").at;
+      // Deferred only with their prefixes stored: otherwise the prefixes are copied from them.
+      if (codes.length >= deferFrom && (!bits.hasPrefixes || entry.sections.bitPrefixes)) {
+        const pending: PendingRows = {
+          done: false,
+          read: (at, into) => file.batch(() => file.readSync(codesAt + at, into)),
+        };
+        fill("bitCodes", codes, false, undefined, false, () => (pending.done = true));
+        pendingCodes = pending;
+      } else fill("bitCodes", codes, false, () => bits.codes(0, count));
+    }
     if (bits?.hasPrefixes && entry.sections.bitPrefixes) {
-      fill("bitPrefixes", bits.loadPrefixesInto(count), false, () => bits.prefixes(0, count));
+      const prefixes = bits.loadPrefixesInto(count);
+      if (prefixes.length >= deferFrom) {
+        fill("bitPrefixes", prefixes, false, undefined, false, bits.prefixesLater());
+      } else fill("bitPrefixes", prefixes, false, () => bits.prefixes(0, count));
     }
   }
   const textOffsets = fill("textOffsets", new Float64Array(count + 1));
   const textCrcs = fill("textCrcs", new Uint32Array(count));
   const keys = entry.documents === undefined
     ? planJsonKeys(entry, fill, section)
-    : planKeyColumns(entry, fill, section, file);
+    : planKeyColumns(entry, fill, section, file, deferFrom);
   const texts = section("texts");
   return {
     fills,
     finish() {
-      vectors?.rows.adopt(count);
+      if (pendingRows && !pendingRows.done) vectors?.rows.adoptLater(count, pendingRows);
+      else vectors?.rows.adopt(count);
       vectors?.bits?.adopt(count, entry.sections.bitPrefixes !== undefined);
+      if (pendingCodes && !pendingCodes.done) vectors?.bits?.codesLater(count, pendingCodes);
       if (textOffsets[count] !== texts.bytes) {
         throw new SectionDamage(`${entry.namespace}'s texts do not fit their offsets`, texts.at);
       }
@@ -401,6 +478,7 @@ export function planNamespace(
         termOffsets,
         termSlots,
         termCounts,
+        ...(storedPostings && !storedPostings.done ? { storedPostings } : {}),
         dimOffsets,
         dimSlots,
         dimValues,
@@ -472,6 +550,7 @@ export function readCheckpointV2(
       }
       fill.into.set(bytes.subarray(at, at + size));
       checkFill(fill);
+      fill.background?.();
     }
     namespaces.set(entry.namespace, plan.finish());
   }

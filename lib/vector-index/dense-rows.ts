@@ -1,5 +1,14 @@
 import { createDotKernel, type DotKernel, PAGE_BYTES } from "./kernel/kernel.ts";
 
+/**
+ * Rows a load has not read in yet (`DenseRows.adoptLater`): `read` copies
+ * bytes from the rows' section (from byte `at`) into place, until `done`.
+ */
+export type PendingRows = { done: boolean; read(at: number, into: Uint8Array): void };
+
+/** Rows scored at a time from a file while a load reads them in (6 MB of scratch at 1,536-d). */
+const PENDING_SCRATCH_ROWS = 4096;
+
 /** The int16 query's range: 15 bits, so 1,536 products of ±127 × ±16383 fit an int32 (with room). */
 const QUERY_MAX = 16383;
 
@@ -27,6 +36,8 @@ export class DenseRows {
   #scales: Float32Array;
   /** Rows written: slots `0 .. count - 1`. */
   #count = 0;
+  /** Rows a load is still reading in (`adoptLater`). */
+  #pending: PendingRows | undefined;
 
   constructor(dimensions: number, capacity = 64) {
     this.dimensions = dimensions;
@@ -74,6 +85,9 @@ export class DenseRows {
    */
   loadInto(rows: number): { codes: Int8Array; scales: Float32Array } {
     this.#reserve(rows);
+    // And room to score every row, and to score rows read from a file (`#scorePending`): nothing
+    // may grow this memory while a read into it is under way.
+    this.#ensureBytes(this.#pendingScratchAt() + PENDING_SCRATCH_ROWS * this.stride);
     return {
       codes: new Int8Array(this.#kernel.memory.buffer, 0, rows * this.stride),
       scales: this.#scales.subarray(0, rows),
@@ -85,9 +99,80 @@ export class DenseRows {
     this.#count = Math.max(this.#count, rows);
   }
 
+  /**
+   * After `loadInto(rows)`, with the rows' scales read but their codes not
+   * yet: rows `0 .. rows - 1` are held now, and `source` reads a row into
+   * its place just before it is scored, until the loader, having read them
+   * all into the view `loadInto` gave, sets `source.done`. `loadInto`
+   * reserved room for scoring every row: this memory must not grow while
+   * the loader's read into it is under way (writes wait for the load).
+   */
+  adoptLater(rows: number, source: PendingRows): void {
+    this.#pending = source;
+    this.#count = Math.max(this.#count, rows);
+  }
+
   /** Rows `from .. to - 1` as they sit in memory (a fresh view: valid until the next write). */
   codes(from: number, to: number): Int8Array {
+    this.#present(from, to);
     return new Int8Array(this.#kernel.memory.buffer, from * this.stride, (to - from) * this.stride);
+  }
+
+  /** Rows `from .. to - 1` read into place if a load has not brought them in yet. */
+  #present(from: number, to: number): void {
+    const pending = this.#pending;
+    if (!pending) return;
+    if (pending.done) {
+      this.#pending = undefined;
+      return;
+    }
+    const bytes = new Uint8Array(
+      this.#kernel.memory.buffer,
+      from * this.stride,
+      (to - from) * this.stride,
+    );
+    pending.read(from * this.stride, bytes);
+  }
+
+  /** Where `#scorePending` reads rows to: past the scratch space `#prepare` uses for every row. */
+  #pendingScratchAt(): number {
+    const at = this.#capacity * this.stride + this.stride * 2 + 64 + this.#capacity * 8;
+    return Math.ceil(at / 64) * 64;
+  }
+
+  /**
+   * `scoreSlots` while a load still reads the rows in: the rows at `slots`
+   * (one read per run of consecutive slots) go to a scratch block, reused
+   * from query to query, and are scored there. Reading them into their final
+   * places would touch fresh memory, which costs more here than the read;
+   * the loader touches those on its own thread.
+   */
+  #scorePending(
+    pending: PendingRows,
+    query: Float32Array,
+    slots: Uint32Array,
+    count: number,
+  ): Float32Array {
+    const { queryAt, outAt, queryScale } = this.#prepare(query, count);
+    const scratchAt = this.#pendingScratchAt();
+    const stride = this.stride;
+    const memory = this.#kernel.memory;
+    for (let from = 0; from < count; from += PENDING_SCRATCH_ROWS) {
+      const to = Math.min(count, from + PENDING_SCRATCH_ROWS);
+      for (let i = from; i < to;) {
+        let end = i + 1;
+        while (end < to && slots[end] === slots[end - 1]! + 1) end++;
+        const into = new Uint8Array(
+          memory.buffer,
+          scratchAt + (i - from) * stride,
+          (end - i) * stride,
+        );
+        pending.read(slots[i]! * stride, into);
+        i = end;
+      }
+      this.#kernel.scan(scratchAt, stride, to - from, queryAt, outAt + from * 4);
+    }
+    return this.#rescale(outAt, count, queryScale, (i) => slots[i]!);
   }
 
   scale(slot: number): number {
@@ -96,6 +181,7 @@ export class DenseRows {
 
   /** The row at `slot` dequantized (k-means accumulates these). */
   vector(slot: number, into = new Float32Array(this.dimensions)): Float32Array {
+    this.#present(slot, slot + 1);
     const row = new Int8Array(this.#kernel.memory.buffer, slot * this.stride, this.dimensions);
     const scale = this.#scales[slot]!;
     for (let d = 0; d < this.dimensions; d++) into[d] = row[d]! * scale;
@@ -105,6 +191,7 @@ export class DenseRows {
   /** Approximate cosines of `query` (normalized) with rows `from .. to - 1`. */
   scoreRange(query: Float32Array, from: number, to: number): Float32Array {
     const count = Math.max(0, to - from);
+    this.#present(from, from + count);
     const { queryAt, outAt, queryScale } = this.#prepare(query, count);
     this.#kernel.scan(from * this.stride, this.stride, count, queryAt, outAt);
     return this.#rescale(outAt, count, queryScale, (i) => from + i);
@@ -112,6 +199,9 @@ export class DenseRows {
 
   /** Approximate cosines of `query` with the rows at `slots[0 .. count - 1]`. */
   scoreSlots(query: Float32Array, slots: Uint32Array, count: number): Float32Array {
+    const pending = this.#pending;
+    if (pending && !pending.done) return this.#scorePending(pending, query, slots, count);
+    this.#pending = undefined;
     const { queryAt, outAt, slotsAt, queryScale } = this.#prepare(query, count);
     new Uint32Array(this.#kernel.memory.buffer, slotsAt, count).set(slots.subarray(0, count));
     this.#kernel.gather(0, this.stride, slotsAt, count, queryAt, outAt);
@@ -146,6 +236,9 @@ export class DenseRows {
   /** Room for `rows` rows: capacity grows by half again (at 1M rows, doubling wastes 1.5 GB). */
   #reserve(rows: number): void {
     if (rows <= this.#capacity) return;
+    if (this.#pending && !this.#pending.done) {
+      throw new Error("dense rows: grown while a load still reads rows into them");
+    }
     const capacity = Math.max(rows, Math.ceil(this.#capacity * 1.5), 64);
     this.#ensureBytes(capacity * this.stride + this.stride * 2 + 64);
     const scales = new Float32Array(capacity);

@@ -61,6 +61,8 @@ export class EmbeddedIndex {
   #loadSettled: "ok" | "failed" | undefined;
   /** Damage a checksum found after the load. */
   #damage: unknown;
+  /** Sections the load still reads in after the index serves: writes wait for them. */
+  #background: Promise<void> | undefined;
   #writing: Promise<void> = Promise.resolve();
   readonly #checkpointMinBytes: number;
   #checkpointing: Promise<void> | undefined;
@@ -104,7 +106,7 @@ export class EmbeddedIndex {
     chunks: IndexedChunk[],
     options: { namespace: string },
   ): Promise<void> {
-    await this.#ready();
+    await this.#complete();
     const put = chunks.map(prepareChunk);
     this.#checkDimensions(options.namespace, put.map((chunk) => chunk.dimensions));
     await this.#commit({ namespace: options.namespace, remove: docIds, put });
@@ -123,7 +125,7 @@ export class EmbeddedIndex {
     pieces: AsyncIterable<BulkPiece> | Iterable<BulkPiece>,
     options: { onDurable?: (piece: { chunks: number; namespace: string }) => void } = {},
   ): Promise<{ chunks: number }> {
-    await this.#ready();
+    await this.#complete();
     let chunks = 0;
     for await (const piece of pieces) {
       const record = readBulkPiece(piece);
@@ -148,7 +150,7 @@ export class EmbeddedIndex {
   }
 
   async deleteDocument(docId: string, options: { namespace: string }): Promise<number> {
-    await this.#ready();
+    await this.#complete();
     const namespace = this.#namespaces.get(options.namespace);
     const before = namespace?.size ?? 0;
     if (!namespace || !namespace.hasDocument(docId)) return 0;
@@ -162,7 +164,7 @@ export class EmbeddedIndex {
    */
   async flush(): Promise<void> {
     if (!this.#loaded) return;
-    await this.#ready();
+    await this.#complete();
     const work = this.#writing.catch(() => {}).then(async () => {
       await this.#checkpointing;
       this.#checkpoint(1);
@@ -184,7 +186,7 @@ export class EmbeddedIndex {
   async listDocuments(
     options: { namespace: string; limit: number; after?: string | undefined },
   ): Promise<{ documents: IndexedDocument[]; more: boolean }> {
-    await this.#ready();
+    await this.#complete();
     const { after } = options;
     const namespace = this.#namespaces.get(options.namespace);
     if (!namespace) return { documents: [], more: false };
@@ -201,7 +203,7 @@ export class EmbeddedIndex {
   }
 
   async getDocument(docId: string, options: { namespace: string }): Promise<StoredChunk[]> {
-    await this.#ready();
+    await this.#complete();
     return this.#namespaces.get(options.namespace)?.documentChunks(docId) ?? [];
   }
 
@@ -302,6 +304,17 @@ export class EmbeddedIndex {
     if (this.#damage) throw this.#damage;
   }
 
+  /**
+   * Ready, and everything the load left to read after serving is in: a
+   * write grows postings and rows, which must not happen under the loader,
+   * and listings read the documents' sections.
+   */
+  async #complete(): Promise<void> {
+    await this.#ready();
+    await this.#background;
+    if (this.#damage) throw this.#damage;
+  }
+
   /** Replays the log once; a log that cannot be read fails every call, and is never overwritten. */
   #load(): Promise<void> {
     this.#loaded ??= (async () => {
@@ -316,6 +329,7 @@ export class EmbeddedIndex {
         console.error(error instanceof Error ? error.message : error);
         this.#damage = error;
       });
+      this.#background = loaded.background;
       if (loaded.checkpoint) {
         for (const [name, snapshot] of loaded.checkpoint) {
           this.#namespaces.set(name, NamespaceIndex.restore(snapshot));

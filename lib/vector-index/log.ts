@@ -23,6 +23,13 @@ export interface IndexLog {
        * then on the index fails every call with it.
        */
       verified?: Promise<void>;
+      /**
+       * Sections the load left to read after the index serves (the int8
+       * rows, the term postings): resolves once they are in; until then
+       * searches read what they need by position, and writes wait. Rejects
+       * with damage found in them (and so does `verified`).
+       */
+      background?: Promise<void>;
     }
   >;
   /** Resolves once the record is durable: a crash after that cannot lose it. */

@@ -18,6 +18,7 @@ import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import type { Scored } from "./top-k.ts";
 import { Bm25Scorer } from "./bm25-scorer.ts";
 import { PostingsDot } from "./postings-dot.ts";
+import type { StoredPostings } from "./stored-postings.ts";
 import { SlotTopK } from "./slot-top-k.ts";
 
 /** Dead slots are dropped (the postings rebuilt) once they outnumber the live ones. */
@@ -49,6 +50,14 @@ export class NamespaceIndex {
   #live = 0;
   #dead = 0;
   #totalLength = 0;
+  /**
+   * A loaded checkpoint's term postings while the load still reads them in
+   * (each term's number in it): a search reads its terms' entries first.
+   * Writes wait for the load, so no posting grows meanwhile.
+   */
+  #storedPostings:
+    | { stored: StoredPostings; numbers: Map<Postings<Uint16Array>, number> }
+    | undefined;
   /** Query-side state (reused buffers, document frequencies): rebuilt with the postings. */
   #bm25 = new Bm25Scorer();
   #postingsDot = new PostingsDot();
@@ -408,11 +417,18 @@ export class NamespaceIndex {
         slots.subarray(offsets[i]!, offsets[i + 1]!),
         values.subarray(offsets[i]!, offsets[i + 1]!) as V,
       );
+    const stored = snapshot.storedPostings;
+    if (stored) index.#storedPostings = { stored, numbers: new Map() };
     snapshot.terms.forEach((term, i) => {
-      index.#terms.set(
-        term,
-        view(snapshot.termOffsets, snapshot.termSlots, snapshot.termCounts, i, uint16),
+      const posting = view(
+        snapshot.termOffsets,
+        snapshot.termSlots,
+        snapshot.termCounts,
+        i,
+        uint16,
       );
+      index.#terms.set(term, posting);
+      index.#storedPostings?.numbers.set(posting, i);
     });
     index.#vectors = snapshot.vectors;
     for (let dim = 0; !snapshot.vectors && dim < snapshot.dimensions; dim++) {
@@ -479,6 +495,14 @@ export class NamespaceIndex {
     for (const term of new Set(analyze(text))) {
       const posting = this.#terms.get(term);
       if (posting) postings.push(posting);
+    }
+    const stored = this.#storedPostings;
+    if (stored?.stored.done) this.#storedPostings = undefined;
+    else if (stored) {
+      for (const posting of postings) {
+        const number = stored.numbers.get(posting);
+        if (number !== undefined) stored.stored.ensure(number);
+      }
     }
     const { slots, scores } = this.#bm25.search(
       postings,

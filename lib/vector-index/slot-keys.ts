@@ -2,6 +2,7 @@ import { crc32 } from "./crc32.ts";
 import { IndexDamagedError } from "./errors.ts";
 import type { ByteColumn, KeyColumn } from "./key-table.ts";
 import type { ChunkMetadata } from "./types.ts";
+import type { RandomAccess } from "./stored-rows.ts";
 
 /**
  * A checkpoint's ids, metadata and documents as it stored them: columns of
@@ -20,7 +21,14 @@ export type StoredKeys = {
   metadataCrcs: Uint32Array;
   /** Where the metadata column begins in `source`'s file (damage is reported there). */
   metadataAt: number;
-  source: { readonly file: string };
+  source: RandomAccess;
+  /**
+   * Set while a load still reads the metadata column in (`done` once it is
+   * in): an entry is read from `source` by position meanwhile.
+   */
+  metadataPending?: { done: boolean };
+  /** Set while a load still reads the documents' sections in: document lookups must wait. */
+  documentsPending?: { done: boolean };
 };
 
 /** Documents as a checkpoint writes them: ids' bytes, and each one's slots as a range. */
@@ -116,7 +124,12 @@ export class SlotKeys {
     }
     const stored = this.#stored!;
     const from = stored.metadata.offsets[slot]!;
-    const bytes = stored.metadata.bytes.subarray(from, stored.metadata.offsets[slot + 1]!);
+    const to = stored.metadata.offsets[slot + 1]!;
+    let bytes: Uint8Array;
+    if (stored.metadataPending && !stored.metadataPending.done) {
+      bytes = new Uint8Array(to - from);
+      stored.source.batch(() => stored.source.readSync(stored.metadataAt + from, bytes));
+    } else bytes = stored.metadata.bytes.subarray(from, to);
     if (crc32(bytes) !== stored.metadataCrcs[slot]) {
       throw new IndexDamagedError({
         file: stored.source.file,
@@ -174,18 +187,21 @@ export class SlotKeys {
 
   /** A document's live slots, ascending. */
   documentSlots(docId: string): number[] {
+    this.#documentsIn();
     const slots = this.#storedSlots(this.#stored?.documents.find(docId));
     const own = this.#slotsOfDocument.get(docId);
     return own ? slots.concat(own) : slots;
   }
 
   hasDocument(docId: string): boolean {
+    this.#documentsIn();
     return this.#slotsOfDocument.has(docId) ||
       this.#storedSlots(this.#stored?.documents.find(docId)).length > 0;
   }
 
   /** Every document with a live slot, in no order. */
   *documentIds(): IterableIterator<string> {
+    this.#documentsIn();
     const stored = this.#stored;
     for (let doc = 0; stored && doc < stored.documents.count; doc++) {
       if (this.#storedSlots(doc).length > 0) yield stored.documents.get(doc);
@@ -203,6 +219,7 @@ export class SlotKeys {
    * that lags behind removals made since.
    */
   documentsOf(live: readonly number[]): DocumentColumns {
+    this.#documentsIn();
     const stored = this.#stored;
     const storedNumber = new Int32Array(stored?.documents.count ?? 0).fill(-1);
     const ownNumber = new Map<string, number>();
@@ -244,6 +261,13 @@ export class SlotKeys {
       }
     }
     return documentOf;
+  }
+
+  /** Throws while a load still reads the documents in (the index makes their callers wait). */
+  #documentsIn(): void {
+    if (this.#stored?.documentsPending && !this.#stored.documentsPending.done) {
+      throw new Error("slot keys: documents looked up while a load still reads them in");
+    }
   }
 
   /** Stored document `doc`'s live slots (none for undefined). */

@@ -1,5 +1,6 @@
 import type { DenseVectors, DenseVectorsView } from "./dense-vectors.ts";
 import type { SlotKeys } from "./slot-keys.ts";
+import type { StoredPostings } from "./stored-postings.ts";
 import type { TextColumn } from "./text-column.ts";
 
 /**
@@ -20,6 +21,8 @@ export type NamespaceSnapshot = {
   termOffsets: Uint32Array;
   termSlots: Uint32Array;
   termCounts: Uint16Array;
+  /** Set while a load still reads the term postings in: a term is read by position before use. */
+  storedPostings?: StoredPostings;
   dimOffsets: Uint32Array;
   dimSlots: Uint32Array;
   dimValues: Float32Array;

@@ -33,6 +33,7 @@ export class FileIndexLog implements IndexLog {
   readonly location: string;
   readonly #base: string;
   readonly #legacySnapshot: string | undefined;
+  readonly #deferFromBytes: number | undefined;
   #file: Deno.FsFile | undefined;
   /** The generation appends go to (the checkpoint being written, or the last one). */
   #generation = 0;
@@ -51,11 +52,17 @@ export class FileIndexLog implements IndexLog {
   /** The loaded checkpoint's checksums still being checked: no checkpoint is written before. */
   #verified: Promise<void> | undefined;
 
-  /** `path`: `…/index.log`. `legacySnapshot`: an older sift's `index.json`, taken over on first load. */
-  constructor(path: string, options: { legacySnapshot?: string } = {}) {
+  /**
+   * `path`: `…/index.log`. `legacySnapshot`: an older sift's `index.json`,
+   * taken over on first load. `deferFromBytes`: sections a search can do
+   * without for a while are read after the index serves from this size on
+   * (`DEFER_FROM_BYTES`; tests set 0).
+   */
+  constructor(path: string, options: { legacySnapshot?: string; deferFromBytes?: number } = {}) {
     this.location = path;
     this.#base = path.replace(/\.log$/, "");
     this.#legacySnapshot = options.legacySnapshot;
+    this.#deferFromBytes = options.deferFromBytes;
   }
 
   get tailBytes(): number {
@@ -105,9 +112,8 @@ export class FileIndexLog implements IndexLog {
     if (!checkpoint && records.length === 0) return { records: await this.#migrate() };
     this.#file = undefined;
     const path = `${this.#base}.ckpt`;
-    const deferred: Fill[] = checkpoint && "later" in checkpoint ? checkpoint.later as Fill[] : [];
-    const verified = deferred.length === 0 ? undefined : checkLater(deferred).catch((error) => {
-      throw error instanceof SectionDamage
+    const named = (error: unknown) =>
+      error instanceof SectionDamage
         ? new IndexDamagedError({
           file: path,
           offset: error.offset,
@@ -115,13 +121,32 @@ export class FileIndexLog implements IndexLog {
           cause: error,
         })
         : error;
-    });
+    const deferred: Fill[] = checkpoint && "later" in checkpoint ? checkpoint.later as Fill[] : [];
+    const unread: Fill[] = checkpoint && "background" in checkpoint
+      ? checkpoint.background as Fill[]
+      : [];
+    let background: Promise<void> | undefined;
+    if (unread.length > 0) {
+      // A log to replay changes postings and rows: then they are read before the index serves.
+      background = readInBackground(path, unread).catch((error) => {
+        throw named(error);
+      });
+      if (records.length > 0) await background;
+      background.catch(() => {}); // the index hears of it through `background` and `verified`
+    }
+    const verified = deferred.length === 0 && !background ? undefined : (async () => {
+      await background;
+      await checkLater(deferred).catch((error) => {
+        throw named(error);
+      });
+    })();
     verified?.catch(() => {}); // the index hears of it through `verified`
     this.#verified = verified;
     return {
       ...(checkpoint ? { checkpoint: checkpoint.namespaces } : {}),
       records,
       ...(verified ? { verified } : {}),
+      ...(background ? { background } : {}),
     };
   }
 
@@ -143,7 +168,7 @@ export class FileIndexLog implements IndexLog {
       await readExactly(file, head);
       if (isFormat2(head)) {
         this.#loaded = new CheckpointFile(`${this.#base}.ckpt`);
-        return await readSections(file, size, this.#loaded);
+        return await readSections(file, size, this.#loaded, this.#deferFromBytes);
       }
       await file.seek(0, Deno.SeekMode.Start);
       this.#loaded = undefined;
@@ -470,7 +495,12 @@ class CheckpointFile implements RandomAccess {
  * against its CRC while the next one is read (the read is a thread of
  * Deno's, the check the isolate's). Residual rows and texts stay in the file.
  */
-async function readSections(file: Deno.FsFile, size: number, access: RandomAccess) {
+async function readSections(
+  file: Deno.FsFile,
+  size: number,
+  access: RandomAccess,
+  deferFromBytes: number | undefined,
+) {
   if (size < 8 + FOOTER_BYTES) throw new SectionDamage("no end: the file was cut short", 0);
   const footerBytes = new Uint8Array(FOOTER_BYTES);
   await readAt(file, size - FOOTER_BYTES, footerBytes);
@@ -480,13 +510,22 @@ async function readSections(file: Deno.FsFile, size: number, access: RandomAcces
   const directory = parseDirectory(directoryBytes, footer.crc, footer.at);
   const namespaces = new Map<string, NamespaceSnapshot>();
   const later: Fill[] = [];
+  const background: Fill[] = [];
   for (const entry of directory.namespaces) {
-    const plan = planNamespace(entry, access);
+    const plan = planNamespace(
+      entry,
+      access,
+      deferFromBytes === undefined ? {} : { deferFromBytes },
+    );
     let checking: Promise<void> = Promise.resolve();
     for (const fill of plan.fills) {
       const { at, bytes } = fill.section;
       if (at + bytes > footer.at) {
         throw new SectionDamage(`the section ${fill.name} runs past the end`, at);
+      }
+      if (fill.background) {
+        background.push(fill);
+        continue;
       }
       const read = readAt(file, at, fill.into);
       // Damage found by the check below closes the file under this read: its rejection is moot.
@@ -503,7 +542,27 @@ async function readSections(file: Deno.FsFile, size: number, access: RandomAcces
     await checking;
     namespaces.set(entry.namespace, plan.finish());
   }
-  return { generation: directory.generation, namespaces, later };
+  return { generation: directory.generation, namespaces, later, background };
+}
+
+/**
+ * Reads sections a search can do without for a while (`Fill.background`)
+ * into their buffers after the index serves, through a handle of its own,
+ * checks each whole, a slice per turn of the event loop, and only then
+ * hands it over. The read is a thread of Deno's: searches go on meanwhile.
+ */
+async function readInBackground(path: string, fills: Fill[]): Promise<void> {
+  const file = await Deno.open(path, { read: true });
+  try {
+    for (const fill of fills) {
+      await readAt(file, fill.section.at, fill.into);
+      // A column whose entries carry their own CRCs is checked entry by entry, when read.
+      if (!fill.perEntry) await checkLater([{ ...fill, later: () => fill.into }]);
+      fill.background!();
+    }
+  } finally {
+    file.close();
+  }
 }
 
 async function readAt(file: Deno.FsFile, at: number, into: Uint8Array): Promise<void> {
