@@ -91,13 +91,26 @@ async function embedAll(drafts: ChunkDraft[]): Promise<number[][]> {
   return vectors;
 }
 
+/** A line's document: chunks to embed, or its one chunk with the line's own vector. */
+type LineDocument = { drafts: ChunkDraft[] } | { chunk: IndexedChunk };
+
+/**
+ * The piece of `input`'s lines. A document given again in the piece ends
+ * with exactly its last line's chunks, as one ingest after another leaves it
+ * (a longer earlier line's extra chunks gone); its earlier lines are not
+ * embedded. A piece is one log record, which can hold only one version of a
+ * document it replaces.
+ */
 export async function linesToPiece(input: LinesInput): Promise<PieceOutput> {
   const { chunking } = readConfig(Deno.env.toObject());
   const ingestedAt = new Date().toISOString();
   const lines = decoder.decode(input.bytes).split("\n");
-  const chunks: IndexedChunk[] = [];
-  const drafts: ChunkDraft[] = [];
-  const replace: string[] = [];
+  /** By document id, its last line's; deleted before set, so in the order of last lines. */
+  const documents = new Map<string, LineDocument>();
+  const keep = (docId: string, line: LineDocument) => {
+    documents.delete(docId);
+    documents.set(docId, line);
+  };
   let count = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -118,33 +131,39 @@ export async function linesToPiece(input: LinesInput): Promise<PieceOutput> {
     if (!document.text.trim()) throw new BulkLineError(`${where}text: empty`);
     if (vector === undefined) {
       const [chunked] = await chunkDocuments([document], chunking);
-      drafts.push(...chunked!.chunks);
-      replace.push(chunked!.id);
+      keep(chunked!.id, { drafts: chunked!.chunks });
       continue;
     }
     // A line with its vector is one chunk: the vector is the whole text's.
     const docId = document.id ?? await documentId(document.text);
-    replace.push(docId);
-    chunks.push({
-      id: `${docId}#0`,
-      text: document.text,
-      vector: vectorOf(vector, where),
-      metadata: {
-        ...document.metadata,
-        doc_id: docId,
-        ...(document.title ? { title: document.title } : {}),
-        ...(document.url ? { url: document.url } : {}),
-        ...(document.published ? { published: document.published } : {}),
-        ...(document.authors ? { authors: document.authors } : {}),
-        ingested_at: ingestedAt,
-        chunk_index: 0,
+    keep(docId, {
+      chunk: {
+        id: `${docId}#0`,
+        text: document.text,
+        vector: vectorOf(vector, where),
+        metadata: {
+          ...document.metadata,
+          doc_id: docId,
+          ...(document.title ? { title: document.title } : {}),
+          ...(document.url ? { url: document.url } : {}),
+          ...(document.published ? { published: document.published } : {}),
+          ...(document.authors ? { authors: document.authors } : {}),
+          ingested_at: ingestedAt,
+          chunk_index: 0,
+        },
       },
     });
   }
-  if (drafts.length) {
-    const vectors = await embedAll(drafts);
-    drafts.forEach((draft, i) => chunks.push({ ...draft, vector: vectors[i]! }));
-  }
+  const kept = [...documents.values()];
+  const drafts = kept.flatMap((line) => "drafts" in line ? line.drafts : []);
+  const vectors = drafts.length ? await embedAll(drafts) : [];
+  let embedded = 0;
+  const chunks = kept.flatMap((line) =>
+    "chunk" in line
+      ? [line.chunk]
+      : line.drafts.map((draft) => ({ ...draft, vector: vectors[embedded++]! }))
+  );
+  const replace = [...documents.keys()];
   const piece = prepareBulkPiece(chunks, { namespace: input.namespace, replace });
   return { frame: piece.frame, lines: count, chunks: chunks.length };
 }

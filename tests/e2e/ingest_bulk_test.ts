@@ -1,6 +1,7 @@
 /**
  * `deno task ingest --bulk`: the same searches as the ingest through the app,
- * lines with their own vectors, adding to an index that has a checkpoint, and
+ * lines with their own vectors, adding to an index that has a checkpoint, a
+ * document's later line replacing it whole (in one piece or a later one), and
  * a line that is no document. The index is read back from the data directory
  * by a fresh in-process app.
  */
@@ -166,6 +167,84 @@ Deno.test("bulkIngest: small pieces keep every line once, and a bad line's numbe
       }),
       /many\.jsonl:37: not a JSON object/,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Three chunks at the default 400-token windows. */
+const LONG_TEXT = Array.from({ length: 1000 }, (_, i) => WORDS[i % WORDS.length]).join(" ");
+
+/** A document's chunks as stored: id and the text's first words. */
+async function chunksOf(dataDir: string, docId: string): Promise<string[][]> {
+  const response = await appOn(dataDir)(`/v1/documents/${docId}`);
+  if (response.status === 404) return [];
+  const body = await response.json() as { data: { id: string; text: string }[] };
+  return body.data.map((chunk) => [chunk.id, chunk.text.slice(0, 40)]);
+}
+
+/** Two lines of each document: `shrinks` goes from three chunks to one, `grows` from one to three. */
+const SHORT_TEXT = "the short version";
+const FIRST_LINES = [{ id: "shrinks", text: LONG_TEXT }, { id: "grows", text: SHORT_TEXT }];
+const LAST_LINES = [{ id: "shrinks", text: SHORT_TEXT }, { id: "grows", text: LONG_TEXT }];
+
+/** Each document holds exactly its last line's chunks. */
+async function assertLastLinesStand(dataDir: string) {
+  assert.deepEqual(await chunksOf(dataDir, "shrinks"), [["shrinks#0", SHORT_TEXT]]);
+  assert.deepEqual(
+    (await chunksOf(dataDir, "grows")).map(([id]) => id),
+    ["grows#0", "grows#1", "grows#2"],
+  );
+}
+
+Deno.test("ingest --bulk: a document's later line in the same piece replaces it whole, as ingest does", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sift-bulk-" });
+  try {
+    const file = `${dir}/versions.jsonl`;
+    const lines = [...FIRST_LINES, { id: "between", text: "a line between them" }, ...LAST_LINES];
+    await Deno.writeTextFile(file, lines.map((line) => JSON.stringify(line)).join("\n"));
+    const bulk = await runIngest(["--bulk", file], `${dir}/bulk`);
+    assert.equal(bulk.code, 0, bulk.stderr);
+    await assertLastLinesStand(`${dir}/bulk`);
+    assert.match(bulk.stdout, /versions\.jsonl: 5 lines, 5 chunks durable/);
+    const plain = await runIngest([file], `${dir}/plain`);
+    assert.equal(plain.code, 0, plain.stdout + plain.stderr);
+    for (const docId of ["shrinks", "grows", "between"]) {
+      assert.deepEqual(await chunksOf(`${dir}/bulk`, docId), await chunksOf(`${dir}/plain`, docId));
+    }
+    assert.equal(await documentCount(`${dir}/bulk`), 3);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bulkIngest: a document's later line in a later piece replaces it whole", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sift-bulk-" });
+  try {
+    const file = `${dir}/versions.jsonl`;
+    const lines = [
+      ...FIRST_LINES.map((line) => JSON.stringify(line)),
+      ...documentLines(6, "between", 5),
+      ...LAST_LINES.map((line) => JSON.stringify(line)),
+    ];
+    await Deno.writeTextFile(file, lines.join("\n"));
+    const pieces: number[] = [];
+    await bulkIngest({
+      files: [file],
+      dataDir: `${dir}/data`,
+      namespace: "default",
+      workers: 2,
+      pieceBytes: 700,
+      onProgress: (progress) => pieces.push(progress.lines),
+    });
+    // The first lines (1 and 2) and the last (9 and 10) in different pieces.
+    const pieceOf = (line: number) => {
+      let before = 0;
+      return pieces.findIndex((lines) => (before += lines) >= line);
+    };
+    assert.ok(pieceOf(2) < pieceOf(9), `pieces of ${pieces.join(", ")} lines`);
+    await assertLastLinesStand(`${dir}/data`);
+    assert.equal(await documentCount(`${dir}/data`), 8);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
