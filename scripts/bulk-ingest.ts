@@ -2,14 +2,14 @@
  * `deno task ingest --bulk`: large `.jsonl` files straight into the embedded
  * index in a data directory, without a server. The file is read in pieces of
  * whole lines; Web Workers parse, chunk, embed (lines without a `vector`)
- * and analyze them (`bulk-ingest-worker.ts`); this thread appends each piece
+ * and analyze them (`bulk-lines.ts`); this thread appends each piece
  * as one fsynced log record and adds it in one pass (`EmbeddedIndex.bulkUpsert`),
  * then one checkpoint at the end. A piece is reported once it is durable.
  */
 import { EmbeddedIndex } from "../lib/vector-index/index.ts";
 import { mapInWorkers } from "../lib/vector-index/deno/worker-pool.ts";
 import { indexLogIn } from "../shared/deno/data-dir.ts";
-import type { LinesInput, PieceOutput } from "./bulk-ingest-worker.ts";
+import type { LinesInput, PieceOutput } from "./bulk-lines.ts";
 import { CliError } from "./cli.ts";
 import { formatDuration } from "./progress.ts";
 

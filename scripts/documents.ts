@@ -59,22 +59,32 @@ export async function readDocuments(path: string): Promise<DocumentInput[]> {
   throw new Error(`${path}: only .jsonl, .md and .txt files can be ingested`);
 }
 
-/** Groups documents into requests under the ingest limits (count and bytes). */
+/**
+ * Groups documents into requests under the ingest limits (count and bytes).
+ * A document given again (its id, or without one its text) starts the next
+ * request: one request may not name a document twice, and a later request
+ * replaces the document whole, so the file's last line for it stands.
+ */
 export function batchDocuments(
   documents: DocumentInput[],
   limits = { documents: 100, bytes: 12 * 1024 * 1024 },
 ): DocumentInput[][] {
   const batches: DocumentInput[][] = [];
   let current: DocumentInput[] = [];
+  let named = new Set<string>();
   let bytes = 0;
   for (const document of documents) {
     const size = new TextEncoder().encode(JSON.stringify(document)).length;
-    if (current.length && (current.length >= limits.documents || bytes + size > limits.bytes)) {
+    const key = document.id === undefined ? `text ${document.text}` : `id ${document.id}`;
+    const full = current.length >= limits.documents || bytes + size > limits.bytes;
+    if (current.length && (full || named.has(key))) {
       batches.push(current);
       current = [];
+      named = new Set();
       bytes = 0;
     }
     current.push(document);
+    named.add(key);
     bytes += size;
   }
   if (current.length) batches.push(current);

@@ -18,9 +18,10 @@ PORT 8787), or, when none answers and SIFT_URL is unset, into the local index in
 (default .data). PDF, Word (.docx), HTML, Markdown and text files are sent as they are and read by
 sift (their type told by their bytes); a file sift cannot read (an image, a scan, an encrypted
 PDF) is skipped with the reason. .jsonl lines are {id?, title?, text, url?, published?, authors?,
-metadata?}. A folder is every file under it. On a terminal one line shows the count, files per
-second and time left, and skipped files are listed with why; piped, each file is a line
-([n/total] path: ingested, N chunks | skipped (why)). The exit code is 1 when any was skipped.
+metadata?}; a later line with a document's id replaces that document. A folder is every file under
+it. On a terminal one line shows the count, files per second and time left, and skipped files are
+listed with why; piped, each file is a line ([n/total] path: ingested, N chunks | skipped (why)).
+The exit code is 1 when any was skipped.
 With --bulk (no server may run), .jsonl files go straight into the index in SIFT_DATA_DIR: pieces of
 ~40 MB of lines parsed, chunked, embedded and analyzed in workers, each piece durable (one fsynced log
 record) before its progress line, one checkpoint at the end. A line with a "vector" (numbers, or

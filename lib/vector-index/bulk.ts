@@ -12,23 +12,34 @@ import type { IndexedChunk } from "./types.ts";
 export type BulkPiece = { frame: Uint8Array };
 
 /**
- * `chunks` for `namespace` as one record. `replace`: documents whose chunks
- * go first (a document ingested again ends with exactly its new chunks). Of
- * chunks sharing an id the last one stands, as with upserts one after another.
+ * `chunks` for `namespace` as one record. `replace`: documents that end with
+ * exactly their chunks in `chunks` (what the index held of them goes first).
+ * The record holds one version of each: for a document given twice, pass its
+ * last version's chunks only (merged by id, an earlier, longer version's
+ * extra chunks would stay), so a chunk id given twice for a replaced document
+ * is refused. Of other chunks sharing an id the last one stands, as with
+ * upserts one after another.
  */
 export function prepareBulkPiece(
   chunks: readonly IndexedChunk[],
   options: { namespace: string; replace?: readonly string[] },
 ): BulkPiece {
+  const replaced = new Set(options.replace);
   const last = new Map<string, IndexedChunk>();
   for (const chunk of chunks) {
+    if (last.has(chunk.id) && replaced.has(chunk.metadata.doc_id)) {
+      throw new IndexInputError(
+        `bulk piece: ${chunk.id} twice, and its document ${chunk.metadata.doc_id} is replaced: ` +
+          "give a replaced document the chunks of its last version only",
+      );
+    }
     last.delete(chunk.id); // keep input order for the last of each id
     last.set(chunk.id, chunk);
   }
   const put = [...last.values()].map(prepareChunk);
   const record: IndexRecord = {
     namespace: options.namespace,
-    remove: [...options.replace ?? []],
+    remove: [...replaced],
     put,
   };
   return { frame: encodeRecord(record) };

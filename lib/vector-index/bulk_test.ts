@@ -1,5 +1,6 @@
 /** The bulk build: the same searches as upserts, onto an existing index, and kill -9 mid-build. */
 import assert from "node:assert/strict";
+import { type BulkPiece, prepareBulkPiece, readBulkPiece } from "./bulk.ts";
 import { openIndex, type VectorIndexHandle } from "./mod.ts";
 import { syntheticChunks } from "./fixtures/bulk-chunks.ts";
 import type { IndexedChunk } from "./types.ts";
@@ -83,6 +84,28 @@ Deno.test("bulkUpsert: onto an index that has a checkpoint and a log, replacing 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("prepareBulkPiece: a replaced document's chunks are one version; two are refused, not merged", () => {
+  const [long0, long1] = syntheticChunks("x", 2, 6).map((chunk, i) => ({
+    ...chunk,
+    id: `x#${i}`,
+    metadata: { ...chunk.metadata, doc_id: "x", chunk_index: i },
+  }));
+  const short0 = { ...long0!, text: "the short version" };
+  const options = { namespace: "default", replace: ["x"] };
+  // One record cannot say that a later version drops x#1: a piece holding both would keep it.
+  assert.throws(
+    () => prepareBulkPiece([long0!, long1!, short0], options),
+    /x#0 twice.*replaced/,
+  );
+  const put = (piece: BulkPiece) => readBulkPiece(piece).put.map((chunk) => [chunk.id, chunk.text]);
+  assert.deepEqual(put(prepareBulkPiece([short0], options)), [["x#0", "the short version"]]);
+  // Without a replace, a chunk given twice is the later one's, as with upserts one after another.
+  assert.deepEqual(put(prepareBulkPiece([long0!, long1!, short0], { namespace: "default" })), [
+    ["x#1", long1!.text],
+    ["x#0", "the short version"],
+  ]);
 });
 
 Deno.test("bulkUpsert: a vector of another width is refused before anything is written", async () => {

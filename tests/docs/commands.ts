@@ -53,7 +53,7 @@ export const RUN_ELSEWHERE: Record<string, Elsewhere> = {
   },
   "deno task ingest ~/papers --namespace papers": {
     test: "tests/e2e/ingest_files_test.ts",
-    evidence: "scripts/ingest.ts",
+    evidence: "runIngest([folder]",
     why:
       "a folder of the reader's own; the test ingests a folder of the fixtures, one file refused",
   },

@@ -1,42 +1,19 @@
 /**
  * `deno task ingest --bulk`: the same searches as the ingest through the app,
- * lines with their own vectors, adding to an index that has a checkpoint, and
+ * lines with their own vectors, adding to an index that has a checkpoint, a
+ * document's later line replacing it whole (in one piece or a later one), and
  * a line that is no document. The index is read back from the data directory
  * by a fresh in-process app.
  */
 import assert from "node:assert/strict";
-import { createSiftApp } from "../../app.ts";
-import { indexLogIn } from "../../shared/deno/data-dir.ts";
 import { float32Base64 } from "../../shared/embeddings/base64.ts";
-import { freePort } from "./service.ts";
 import { bulkIngest } from "../../scripts/bulk-ingest.ts";
+import { FIXTURES } from "../helpers/documents.ts";
+import { appOn, runIngest } from "./ingest_cli.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const ENV = { DEMO_CORPUS: "false" };
 const WORDS = ("retrieval dense sparse ranking fusion transformer attention encoder decoder " +
   "pretraining corpus benchmark question answer passage token embedding vector index")
   .split(" ");
-
-async function ingest(args: string[], dataDir: string) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "scripts/ingest.ts",
-    ]
-      .concat(args),
-    cwd: ROOT,
-    // No server on this port: --bulk writes the data directory itself.
-    env: { NO_COLOR: "1", SIFT_DATA_DIR: dataDir, PORT: String(freePort()), ...ENV },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
-}
 
 /** Documents of a few sentences each, drawn from a small vocabulary. */
 function documentLines(count: number, prefix: string, seed: number): string[] {
@@ -50,26 +27,23 @@ function documentLines(count: number, prefix: string, seed: number): string[] {
 }
 
 async function search(dataDir: string, query: string, mode: string) {
-  const app = createSiftApp({ log: indexLogIn(dataDir) });
-  const response = await app.request("/v1/search", {
+  const response = await appOn(dataDir)("/v1/search", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ query, mode, top_k: 10 }),
-  }, ENV);
+  });
   assert.equal(response.status, 200, await response.clone().text());
   const body = await response.json() as { results: { id: string; score: number }[] };
   return body.results.map((hit) => [hit.id, hit.score.toFixed(6)]);
 }
 
 async function documentCount(dataDir: string): Promise<number> {
-  const app = createSiftApp({ log: indexLogIn(dataDir) });
+  const app = appOn(dataDir);
   let count = 0;
   let cursor: string | undefined;
   do {
-    const response = await app.request(
+    const response = await app(
       `/v1/documents?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-      {},
-      ENV,
     );
     const page = await response.json() as { data: unknown[]; next_cursor: string | null };
     count += page.data.length;
@@ -83,12 +57,12 @@ Deno.test("ingest --bulk: the same searches as ingest through the app, and onto 
   try {
     const file = `${dir}/papers.jsonl`;
     await Deno.writeTextFile(file, documentLines(300, "paper", 1).join("\n") + "\n");
-    const bulk = await ingest(["--bulk", file], `${dir}/bulk`);
+    const bulk = await runIngest(["--bulk", file], `${dir}/bulk`);
     assert.equal(bulk.code, 0, bulk.stderr);
     // Piped: a line per durable piece, then the total.
     assert.match(bulk.stdout, /papers\.jsonl: 300 lines, 300 chunks durable \(100%\)/);
     assert.match(bulk.stdout, /ingested 300 line\(s\) as 300 chunks into default in/);
-    const plain = await ingest([file], `${dir}/plain`);
+    const plain = await runIngest([file], `${dir}/plain`);
     assert.equal(plain.code, 0, plain.stderr);
     for (const mode of ["dense", "sparse", "hybrid"]) {
       for (const query of ["dense retrieval fusion", "transformer encoder pretraining"]) {
@@ -105,7 +79,7 @@ Deno.test("ingest --bulk: the same searches as ingest through the app, and onto 
       documentLines(120, "more", 2).concat(documentLines(1, "paper", 3)).join("\n"),
     );
     for (const dataDir of [`${dir}/bulk`, `${dir}/plain`]) {
-      const again = await ingest(["--bulk", "--workers", "1", more], dataDir);
+      const again = await runIngest(["--bulk", "--workers", "1", more], dataDir);
       assert.equal(again.code, 0, again.stderr);
       assert.equal(await documentCount(dataDir), 420);
     }
@@ -133,10 +107,9 @@ Deno.test("ingest --bulk: a line's own vector (numbers or base64 float32) is its
         }),
       ].join("\n"),
     );
-    const run = await ingest(["--bulk", file], `${dir}/data`);
+    const run = await runIngest(["--bulk", file], `${dir}/data`);
     assert.equal(run.code, 0, run.stderr);
-    const app = createSiftApp({ log: indexLogIn(`${dir}/data`) });
-    const response = await app.request("/v1/documents/a", {}, ENV);
+    const response = await appOn(`${dir}/data`)("/v1/documents/a");
     const body = await response.json() as { data: { id: string; metadata: object }[] };
     assert.equal(body.data[0]?.id, "a#0");
     assert.equal((body.data[0]?.metadata as { lab?: string }).lab, "x"); // other fields kept
@@ -152,11 +125,11 @@ Deno.test("ingest --bulk: a line that is no document stops it with the file and 
   try {
     const file = `${dir}/broken.jsonl`;
     await Deno.writeTextFile(file, `${JSON.stringify({ id: "a", text: "fine" })}\nnot json\n`);
-    const run = await ingest(["--bulk", file], `${dir}/data`);
+    const run = await runIngest(["--bulk", file], `${dir}/data`);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /error: .*broken\.jsonl:2: not a JSON object/);
     assert.doesNotMatch(run.stderr, /^\s+at /m, run.stderr);
-    const pdf = await ingest(["--bulk", `${ROOT}tests/fixtures/documents/paper.pdf`], `${dir}/d2`);
+    const pdf = await runIngest(["--bulk", new URL("paper.pdf", FIXTURES).pathname], `${dir}/d2`);
     assert.equal(pdf.code, 1);
     assert.match(pdf.stderr, /--bulk takes \.jsonl files/);
   } finally {
@@ -194,6 +167,84 @@ Deno.test("bulkIngest: small pieces keep every line once, and a bad line's numbe
       }),
       /many\.jsonl:37: not a JSON object/,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Three chunks at the default 400-token windows. */
+const LONG_TEXT = Array.from({ length: 1000 }, (_, i) => WORDS[i % WORDS.length]).join(" ");
+
+/** A document's chunks as stored: id and the text's first words. */
+async function chunksOf(dataDir: string, docId: string): Promise<string[][]> {
+  const response = await appOn(dataDir)(`/v1/documents/${docId}`);
+  if (response.status === 404) return [];
+  const body = await response.json() as { data: { id: string; text: string }[] };
+  return body.data.map((chunk) => [chunk.id, chunk.text.slice(0, 40)]);
+}
+
+/** Two lines of each document: `shrinks` goes from three chunks to one, `grows` from one to three. */
+const SHORT_TEXT = "the short version";
+const FIRST_LINES = [{ id: "shrinks", text: LONG_TEXT }, { id: "grows", text: SHORT_TEXT }];
+const LAST_LINES = [{ id: "shrinks", text: SHORT_TEXT }, { id: "grows", text: LONG_TEXT }];
+
+/** Each document holds exactly its last line's chunks. */
+async function assertLastLinesStand(dataDir: string) {
+  assert.deepEqual(await chunksOf(dataDir, "shrinks"), [["shrinks#0", SHORT_TEXT]]);
+  assert.deepEqual(
+    (await chunksOf(dataDir, "grows")).map(([id]) => id),
+    ["grows#0", "grows#1", "grows#2"],
+  );
+}
+
+Deno.test("ingest --bulk: a document's later line in the same piece replaces it whole, as ingest does", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sift-bulk-" });
+  try {
+    const file = `${dir}/versions.jsonl`;
+    const lines = [...FIRST_LINES, { id: "between", text: "a line between them" }, ...LAST_LINES];
+    await Deno.writeTextFile(file, lines.map((line) => JSON.stringify(line)).join("\n"));
+    const bulk = await runIngest(["--bulk", file], `${dir}/bulk`);
+    assert.equal(bulk.code, 0, bulk.stderr);
+    await assertLastLinesStand(`${dir}/bulk`);
+    assert.match(bulk.stdout, /versions\.jsonl: 5 lines, 5 chunks durable/);
+    const plain = await runIngest([file], `${dir}/plain`);
+    assert.equal(plain.code, 0, plain.stdout + plain.stderr);
+    for (const docId of ["shrinks", "grows", "between"]) {
+      assert.deepEqual(await chunksOf(`${dir}/bulk`, docId), await chunksOf(`${dir}/plain`, docId));
+    }
+    assert.equal(await documentCount(`${dir}/bulk`), 3);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bulkIngest: a document's later line in a later piece replaces it whole", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sift-bulk-" });
+  try {
+    const file = `${dir}/versions.jsonl`;
+    const lines = [
+      ...FIRST_LINES.map((line) => JSON.stringify(line)),
+      ...documentLines(6, "between", 5),
+      ...LAST_LINES.map((line) => JSON.stringify(line)),
+    ];
+    await Deno.writeTextFile(file, lines.join("\n"));
+    const pieces: number[] = [];
+    await bulkIngest({
+      files: [file],
+      dataDir: `${dir}/data`,
+      namespace: "default",
+      workers: 2,
+      pieceBytes: 700,
+      onProgress: (progress) => pieces.push(progress.lines),
+    });
+    // The first lines (1 and 2) and the last (9 and 10) in different pieces.
+    const pieceOf = (line: number) => {
+      let before = 0;
+      return pieces.findIndex((lines) => (before += lines) >= line);
+    };
+    assert.ok(pieceOf(2) < pieceOf(9), `pieces of ${pieces.join(", ")} lines`);
+    await assertLastLinesStand(`${dir}/data`);
+    assert.equal(await documentCount(`${dir}/data`), 8);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -4,8 +4,6 @@
  * read back from the same data directory.
  */
 import assert from "node:assert/strict";
-import { createSiftApp } from "../../app.ts";
-import { indexLogIn } from "../../shared/deno/data-dir.ts";
 import {
   FIXTURES,
   pdftotextPages,
@@ -14,45 +12,18 @@ import {
   wordRecovery,
   wordsOf,
 } from "../helpers/documents.ts";
-import { freePort } from "./service.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
-const ENV = { DEMO_CORPUS: "false" };
-
-async function ingest(args: string[], dataDir: string) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "scripts/ingest.ts",
-      ...args,
-    ],
-    cwd: ROOT,
-    // No server on this port: the CLI works in-process on the data directory.
-    env: { NO_COLOR: "1", SIFT_DATA_DIR: dataDir, PORT: String(freePort()), ...ENV },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
-}
+import { appOn, runIngest } from "./ingest_cli.ts";
 
 const noStackTrace = (text: string) => assert.doesNotMatch(text, /^\s+at /m, text);
 
 /** Chunks stored in a data directory, read through a fresh in-process app. */
-async function chunksIn(dataDir: string, docId: string) {
-  const app = createSiftApp({ log: indexLogIn(dataDir) });
-  return await storedChunks((path, init) => app.request(path, init, ENV), docId);
-}
+const chunksIn = (dataDir: string, docId: string) => storedChunks(appOn(dataDir), docId);
 
 Deno.test("deno task ingest paper.pdf stores at least 93% of pdftotext's words, every chunk with its page", async () => {
   const dataDir = await Deno.makeTempDir();
   for (const name of ["paper.pdf", "newsletter.pdf"]) {
     const path = new URL(name, FIXTURES).pathname;
-    const run = await ingest([path], dataDir);
+    const run = await runIngest([path], dataDir);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, new RegExp(`${name}: ingested, \\d+ chunks`));
     const chunks = await chunksIn(dataDir, name.replace(".pdf", ""));
@@ -81,7 +52,7 @@ Deno.test("deno task ingest on a refused file is one line naming why, exit 1, an
       ["scanned.pdf", /scanned\.pdf: skipped \(looks scanned.*OCR is not done\)/],
     ] as const
   ) {
-    const run = await ingest([new URL(name, FIXTURES).pathname], dataDir);
+    const run = await runIngest([new URL(name, FIXTURES).pathname], dataDir);
     assert.equal(run.code, 1);
     assert.match(run.stdout, why);
     assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
@@ -92,12 +63,11 @@ Deno.test("deno task ingest on a refused file is one line naming why, exit 1, an
     noStackTrace(run.stderr);
     noStackTrace(run.stdout);
   }
-  const app = createSiftApp({ log: indexLogIn(dataDir) });
-  const search = await app.request("/v1/search", {
+  const search = await appOn(dataDir)("/v1/search", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ query: "tide harbour", mode: "sparse" }),
-  }, ENV);
+  });
   assert.deepEqual((await search.json() as { results: unknown[] }).results, []);
 });
 
@@ -116,7 +86,7 @@ Deno.test("deno task ingest on a folder reports every file: ingested with chunks
     "<!doctype html><title>Quay</title><p>Boats.</p>",
   );
   await Deno.writeFile(`${folder}/empty.txt`, new Uint8Array());
-  const run = await ingest([folder], await Deno.makeTempDir());
+  const run = await runIngest([folder], await Deno.makeTempDir());
   assert.equal(run.code, 1);
   for (const name of ["paper.pdf", "notes/harbour.md", "notes/page.html"]) {
     assert.match(run.stdout, new RegExp(`${name}: ingested, \\d+ chunks`));
