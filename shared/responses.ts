@@ -53,6 +53,11 @@ const indexStatusSchema = z.object({
       "crash, or failing its checksum): the file, the byte where it began, and how many " +
       "records went; shown until the next checkpoint",
   }),
+  warming: z.literal(true).optional().meta({
+    description: "The index serves searches while its start still reads its larger arrays " +
+      "in (searches read what they need from the file meanwhile, a little slower; writes " +
+      "and document listings wait for it); absent once everything is in",
+  }),
 });
 
 /** `/healthz` while the embedded index loads: 503, so load balancers send nothing yet. */

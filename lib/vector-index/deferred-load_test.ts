@@ -219,6 +219,7 @@ Deno.test("through files: a write and a listing made as the index starts serving
     assert.deepEqual(await second.query(query), before);
     const replaced = { ...all[5]!, text: "replaced thirteen thirteen", vector: all[6]!.vector };
     await second.upsert([replaced], { namespace: "ns" }); // waits for the rest of the load
+    assert.deepEqual(second.status(), { status: "ok" }, "no longer warming");
     const listed = await second.listDocuments({ namespace: "ns", limit: 3 });
     assert.deepEqual(listed.documents.map((document) => document.id), [
       "doc-0",

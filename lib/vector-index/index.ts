@@ -30,7 +30,7 @@ export type IndexedDocument = { id: string; metadata: ChunkMetadata | undefined;
 /** Whether the embedded index serves yet, and what its load cut from a log's end. */
 export type IndexStatus =
   | { status: "loading" | "failed" }
-  | { status: "ok"; recovered?: RecoveredTail };
+  | { status: "ok"; recovered?: RecoveredTail; warming?: true };
 
 /** By default no checkpoint before the log since the last one reaches this. */
 const CHECKPOINT_MIN_BYTES = 32 * 1024 * 1024;
@@ -63,6 +63,8 @@ export class EmbeddedIndex {
   #damage: unknown;
   /** Sections the load still reads in after the index serves: writes wait for them. */
   #background: Promise<void> | undefined;
+  /** Until `#background` settles (`status().warming`). */
+  #warming = false;
   #writing: Promise<void> = Promise.resolve();
   readonly #checkpointMinBytes: number;
   #checkpointing: Promise<void> | undefined;
@@ -83,7 +85,8 @@ export class EmbeddedIndex {
   /**
    * `loading` until the index serves; `failed` when its load failed (every
    * call says why, as before); `recovered`: the record a load cut from the
-   * log's end, until the next checkpoint.
+   * log's end, until the next checkpoint; `warming` while the load still
+   * reads sections in behind the first searches (writes wait for it).
    */
   status(): IndexStatus {
     if (!this.#log) return { status: "ok" }; // nothing to load
@@ -93,7 +96,11 @@ export class EmbeddedIndex {
     }
     if (this.#loadSettled === "failed" || this.#damage) return { status: "failed" };
     const recovered = this.#log?.recovered;
-    return { status: "ok", ...(recovered ? { recovered } : {}) };
+    return {
+      status: "ok",
+      ...(recovered ? { recovered } : {}),
+      ...(this.#warming ? { warming: true as const } : {}),
+    };
   }
 
   async upsert(chunks: IndexedChunk[], options: { namespace: string }): Promise<void> {
@@ -330,6 +337,10 @@ export class EmbeddedIndex {
         this.#damage = error;
       });
       this.#background = loaded.background;
+      if (loaded.background) {
+        this.#warming = true;
+        loaded.background.then(() => (this.#warming = false), () => {});
+      }
       if (loaded.checkpoint) {
         for (const [name, snapshot] of loaded.checkpoint) {
           this.#namespaces.set(name, NamespaceIndex.restore(snapshot));
