@@ -13,7 +13,16 @@
  */
 import usearch from "usearch";
 import { DENSE_WIDTH, denseEmbedder, serveDenseEmbeddings, shortened } from "./dense-embeddings.ts";
-import { makeDocuments, mean, post, quantile, rssMb, startServer, timed } from "./bench-index.ts";
+import {
+  makeDocuments,
+  mean,
+  post,
+  quantile,
+  rssMb,
+  startServer,
+  timed,
+  untilWarm,
+} from "./bench-index.ts";
 import { readDataset } from "./retrieval-eval.ts";
 import { readConfig } from "../shared/config.ts";
 import { chunkDocuments } from "../shared/documents/ingest.ts";
@@ -50,6 +59,8 @@ export type DenseSizeReport = {
    * file then) and RSS (the index as loaded, not as grown by ingest).
    */
   after_restart?: {
+    /** Restart → the load's last arrays in (`/healthz` no longer `warming`): searches are timed after. */
+    warm_ms?: number;
     search_ms: Record<"dense" | "hybrid", { p50: number; p95: number }>;
     rss_mb: number;
   };
@@ -238,6 +249,7 @@ export async function benchDense(
       const held = rowOf.size;
       const tenth = Math.max(1, Math.floor(batches.length / 10));
       const found: string[][] = [];
+      await untilWarm(server.url); // a bulk build restarts the server
       const search = await searchTimes(server.url, queries, found);
       // Exact float search over the same vectors: the ground truth, and the plain-scan peer.
       const dataset = vectors.subarray(0, held * width);
@@ -282,7 +294,10 @@ export async function benchDense(
       server = await startServer(dataDir, env, heap);
       await post(server.url, "/v1/search", { query: queries[0]!, mode: "hybrid", top_k: 10 });
       const restart = performance.now() - restartStarted;
+      await untilWarm(server.url);
+      const warm = performance.now() - restartStarted;
       const afterRestart = {
+        warm_ms: warm,
         search_ms: await searchTimes(server.url, queries),
         rss_mb: rssMb(server.pid),
       };

@@ -80,6 +80,22 @@ export async function startServer(
   };
 }
 
+/**
+ * Waits (up to 10 minutes) until `/healthz` no longer says `index.warming`:
+ * a start serves searches before its larger arrays are in, and searches
+ * timed meanwhile would measure the start, not the index.
+ */
+export async function untilWarm(url: string): Promise<void> {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const response = await fetch(`${url}/healthz`);
+    const body = await response.json() as { index?: { warming?: boolean } };
+    if (response.ok && !body.index?.warming) return;
+    if (Date.now() > deadline) throw new Error("the index was still warming after 10 minutes");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export function rssMb(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
