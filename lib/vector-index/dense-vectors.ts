@@ -64,7 +64,7 @@ export type SlotScore = { slot: number; score: number };
  * (`BitCodes`). A search asks the codes for the nearest few thousand rows by
  * Hamming distance, scores those with the int8 rows, and refines the best
  * hundred with the residuals: one pass over 128 bytes per row (32 bytes per
- * row past about 500k rows, see `BitCodes`) plus a few thousand dot
+ * row past about 750k rows, see `BitCodes`) plus a few thousand dot
  * products, instead of a float dot product with every row.
  * Everything is 3.1 KB a 1,536-d chunk, against 6 KB as float32.
  */
