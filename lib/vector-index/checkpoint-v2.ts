@@ -30,8 +30,15 @@ import { TextColumn } from "./text-column.ts";
  * int8 rows, their scales and the bit codes in the background just after);
  * the residual rows, the texts and (format 3) the metadata also have one per
  * row and per entry, checked when each is read, and the metadata's section
- * CRC is not checked at load. A file without its end (a write cut short) is
- * not a checkpoint.
+ * CRC is not checked at load. The term postings also have one per term (the
+ * `termCrcs` section, since #30's deferred load). A file without its end (a
+ * write cut short) is not a checkpoint.
+ *
+ * A load that replays no log may read the large sections a search can do
+ * without for a while (`Fill.background`, from `DEFER_FROM_BYTES`) after the
+ * index serves: until each is in and checked, a search reads what it needs
+ * of it from the file by position (`PendingRows`, `StoredPostings`, the
+ * metadata's entries), and writes and listings wait.
  *
  * Directory format 3 (written now; same container) stores ids, metadata and
  * documents as columns (`keySections`): a load reads them into buffers and
@@ -315,11 +322,12 @@ export type Fill = {
   /** Set on the metadata column: each entry has a CRC of its own, checked when it is read. */
   perEntry?: boolean;
   /**
-   * Set where a search can do without the section for a while (the int8
-   * rows, the term postings of a checkpoint with a CRC per term): a load
-   * that replays no log may read it after the index serves, then check it
-   * whole and call this. Until then the index reads what a search needs by
-   * position (`PendingRows`, `StoredPostings`).
+   * Set on large sections a search can do without for a while (the int8
+   * rows, the bit codes and their prefixes, the term postings of a
+   * checkpoint with a CRC per term, the metadata, the documents): a load that
+   * replays no log may read them after the index serves, then check each
+   * whole (the metadata entry by entry, when read) and call this. Until then
+   * the index reads what a search needs by position.
    */
   background?: () => void;
 };
