@@ -1,3 +1,4 @@
+console.error("T main eval", performance.now().toFixed(0));
 /**
  * The local server (and Deno Deploy entry): every function on one port.
  *

@@ -53,7 +53,9 @@ export type DenseSizeReport = {
   recall_at_10: number;
   rss_mb: number;
   storage_mb: number;
+  /** The median of `restart_runs_ms`: stop, start, first hybrid search answered. */
   restart_first_search_ms: number;
+  restart_runs_ms?: number[];
   /**
    * After that restart: search p50/p95 (residual rows and texts are read from the checkpoint
    * file then) and RSS (the index as loaded, not as grown by ingest).
@@ -101,6 +103,9 @@ type UsearchModule = {
     threads?: number,
   ): Matches;
 };
+
+/** Restarts timed per size (the median is reported). */
+const RESTART_RUNS = 3;
 
 /** p50/p95 of dense and hybrid `/v1/search` over `queries`; `found` gets each dense top 10's ids. */
 async function searchTimes(
@@ -289,11 +294,18 @@ export async function benchDense(
       const rss = rssMb(server.pid);
       const storageMb = [...Deno.readDirSync(dataDir)]
         .reduce((sum, entry) => sum + Deno.statSync(`${dataDir}/${entry.name}`).size, 0) / 1e6;
-      await server.stop();
-      const restartStarted = performance.now();
-      server = await startServer(dataDir, env, heap);
-      await post(server.url, "/v1/search", { query: queries[0]!, mode: "hybrid", top_k: 10 });
-      const restart = performance.now() - restartStarted;
+      // Restart → first search, three times (the median is reported): the first restart after a
+      // build finds more or less of the checkpoint in the system's page cache, by chance.
+      const restarts: number[] = [];
+      let restartStarted = 0;
+      for (let run = 0; run < RESTART_RUNS; run++) {
+        await server.stop();
+        restartStarted = performance.now();
+        server = await startServer(dataDir, env, heap);
+        await post(server.url, "/v1/search", { query: queries[0]!, mode: "hybrid", top_k: 10 });
+        restarts.push(performance.now() - restartStarted);
+      }
+      const restart = quantile(restarts, 0.5);
       await untilWarm(server.url);
       const warm = performance.now() - restartStarted;
       const afterRestart = {
@@ -317,6 +329,7 @@ export async function benchDense(
         rss_mb: rss,
         storage_mb: storageMb,
         restart_first_search_ms: restart,
+        restart_runs_ms: restarts,
         after_restart: afterRestart,
         build,
         ...(heap ? { heap_mb: heap } : {}),

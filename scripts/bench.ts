@@ -450,7 +450,9 @@ same run (\`deno task bench --only growth\`; add \`--growth-sizes 30000,100000,3
 for the million). The ratios are each size's p50 over the smallest size's: issue #30 asks at most
 ×2.5 for hybrid search and ×1.5 for restart from 30k to 300k. **\\***: 4 GiB V8 heap, as above.
 
-- **restart**: the server stopped, started again, and its first hybrid search answered; **warm**:
+- **restart**: the server stopped, started again, and its first hybrid search answered (the median
+  of three restarts in a row: the first after a build finds more or less of the checkpoint in the
+  system's page cache, by chance; \`bench.json\` has all three); **warm**:
   until the start has read its larger arrays in behind the first searches (\`/healthz\` no longer says
   \`index.warming\`). Searches are timed once warm, after a bulk build's restart too.
 - **after restart**: dense / hybrid p50 and RSS once restarted (residual rows and texts are then read

@@ -342,7 +342,12 @@ export function planNamespace(
   entry: NamespaceEntry,
   file: RandomAccess,
   options: { deferFromBytes?: number } = {},
-): { fills: Fill[]; finish(): NamespaceSnapshot } {
+): {
+  fills: Fill[];
+  /** The sections a search reads by position (the residual rows, the texts): worth warming. */
+  byPosition: Section[];
+  finish(): NamespaceSnapshot;
+} {
   const deferFrom = options.deferFromBytes ?? DEFER_FROM_BYTES;
   const fills: Fill[] = [];
   const section = (name: string, expected?: number) => {
@@ -468,6 +473,7 @@ export function planNamespace(
   const texts = section("texts");
   return {
     fills,
+    byPosition: [...(dense ? [section("residuals")] : []), texts],
     finish() {
       if (pendingRows && !pendingRows.done) vectors?.rows.adoptLater(count, pendingRows);
       else vectors?.rows.adopt(count);

@@ -233,7 +233,7 @@ Deno.test("through files: a write and a listing made as the index starts serving
     const third = open(directory);
     assert.deepEqual(await third.query(query), after);
     assert.equal(await third.count({ namespace: "ns" }), all.length);
-    await third.flush(); // waits for the rest of the load: nothing left running after the test
+    await third.flush(); // checkpoints the replayed tail; nothing is left running after the test
   }));
 
 Deno.test("bit codes streamed from the file while a load reads them in pick what the codes in memory pick", () => {

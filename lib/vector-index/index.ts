@@ -171,6 +171,9 @@ export class EmbeddedIndex {
    */
   async flush(): Promise<void> {
     if (!this.#loaded) return;
+    await this.#ready();
+    // Nothing since the last checkpoint: a stop right after a start need not wait for its load.
+    if (!this.#log?.tailBytes && !this.#checkpointing) return;
     await this.#complete();
     const work = this.#writing.catch(() => {}).then(async () => {
       await this.#checkpointing;
