@@ -1,4 +1,3 @@
-console.error("T main eval", performance.now().toFixed(0));
 /**
  * The local server (and Deno Deploy entry): every function on one port.
  *

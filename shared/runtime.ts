@@ -206,7 +206,7 @@ export class Runtime {
         ...(this.#log ? { log: this.#log } : {}),
         checkpointMinBytes: config.indexCheckpointBytes,
       });
-      if (this.#log) { console.error('T index open start', performance.now().toFixed(0)); this.#localIndex.open().then(() => console.error('T index open done', performance.now().toFixed(0))).catch(() => {}); }
+      if (this.#log) this.#localIndex.open().catch(() => {});
     }
     return this.#localIndex;
   }

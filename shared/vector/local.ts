@@ -38,7 +38,6 @@ export class LocalIndex implements VectorIndex {
   }
 
   /** Starts loading the log now; calls made meanwhile wait for it. */
-  async query(...args: Parameters<VectorIndex['query']>) { const t = performance.now(); try { return await this.#query(...args); } finally { console.error('T query', t.toFixed(0), (performance.now() - t).toFixed(0)); } }
   open(): Promise<void> {
     return siftErrors(this.#index.open());
   }
@@ -97,7 +96,7 @@ export class LocalIndex implements VectorIndex {
     return siftErrors(this.#index.getDocument(docId, options));
   }
 
-  #query(query: VectorQuery): Promise<SearchHit[]> {
+  query(query: VectorQuery): Promise<SearchHit[]> {
     return siftErrors(this.#index.query(query));
   }
 }
