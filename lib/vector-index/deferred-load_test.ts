@@ -263,3 +263,34 @@ Deno.test("bit codes streamed from the file while a load reads them in pick what
   }
   assert.throws(() => later.codes(0, 1), /still reads them in/);
 });
+
+Deno.test("through files: damage in a section read after serving is found by its check, and from then on every call fails with it", () =>
+  withDirectory(async (directory) => {
+    const first = open(directory);
+    await first.upsert(chunks(CODES_FROM_ROWS + 50, 4), { namespace: "ns" });
+    await first.flush();
+    const path = `${directory}/index.ckpt`;
+    const bytes = await Deno.readFile(path);
+    const footer = readFooter(bytes.subarray(bytes.length - FOOTER_BYTES), bytes.length);
+    const rows = parseDirectory(
+      bytes.subarray(footer.at, footer.at + footer.bytes),
+      footer.crc,
+      footer.at,
+    ).namespaces[0]!.sections.rowCodes!;
+    bytes[rows.at + 5000]! ^= 0x10;
+    await Deno.writeFile(path, bytes);
+
+    const second = open(directory);
+    await second.count({ namespace: "ns" }); // serves at once: the rows are read afterwards
+    const deadline = Date.now() + 60_000;
+    while (second.status().status !== "failed" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const error = await second.count({ namespace: "ns" }).then(() => undefined, (e) => e);
+    assert.ok(error instanceof IndexDamagedError, String(error));
+    assert.equal(error.file, path);
+    assert.equal(error.offset, rows.at);
+    assert.match(error.message, /rowCodes fails its checksum/);
+    await assert.rejects(() => second.flush(), IndexDamagedError);
+    assert.deepEqual(await Deno.readFile(path), bytes, "nothing written over it");
+  }));
