@@ -299,6 +299,9 @@ export async function benchDense(
       const restarts: number[] = [];
       let restartStarted = 0;
       for (let run = 0; run < RESTART_RUNS; run++) {
+        // Each restart stops a server that has its whole index in (as a running one does), not one
+        // still reading it in behind the last restart's first search.
+        await untilWarm(server.url);
         await server.stop();
         restartStarted = performance.now();
         server = await startServer(dataDir, env, heap);
