@@ -556,8 +556,10 @@ async function readSections(
 /**
  * Reads sections a search can do without for a while (`Fill.background`)
  * into their buffers after the index serves, through a handle of its own,
- * checks each whole, a slice per turn of the event loop, and only then
- * hands it over. The read is a thread of Deno's: searches go on meanwhile.
+ * has each checked whole (in a worker; on this thread, a slice per turn,
+ * where no worker can start), hands it over, then touches its pages; and
+ * meanwhile warms the page cache for what searches read by position. The
+ * reads are threads of Deno's: searches go on meanwhile.
  */
 async function readInBackground(path: string, fills: Fill[], warm: Section[]): Promise<void> {
   const file = await Deno.open(path, { read: true });
