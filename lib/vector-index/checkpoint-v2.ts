@@ -435,25 +435,22 @@ export function planNamespace(
     const loaded = rows.loadInto(count);
     // Damage here only shifts scores (no id, text or slot number comes from these bytes): the
     // rows a search scores before the loader has read them all are read from the file unchecked.
-    const rowsAt = section("rowCodes").at;
+    // A section a search reads from the file, by its own offsets, until the loader has it in.
+    const stillInFile = (name: string): PendingRows => {
+      const from = section(name).at;
+      return { done: false, read: (at, into) => file.batch(() => file.readSync(from + at, into)) };
+    };
     if (loaded.codes.byteLength >= deferFrom) {
-      const pending: PendingRows = {
-        done: false,
-        read: (at, into) => file.batch(() => file.readSync(rowsAt + at, into)),
-      };
+      const pending = stillInFile("rowCodes");
       fill("rowCodes", loaded.codes, false, undefined, false, () => (pending.done = true));
       pendingRows = pending;
     } else fill("rowCodes", loaded.codes, false, () => bytesOf(rows.codes(0, count)));
     fill("rowScales", loaded.scales, false, () => bytesOf(rows.loadInto(count).scales));
     if (bits) {
       const codes = bits.loadInto(count);
-      const codesAt = section("bitCodes").at;
       // Deferred only with their prefixes stored: otherwise the prefixes are copied from them.
       if (codes.length >= deferFrom && (!bits.hasPrefixes || entry.sections.bitPrefixes)) {
-        const pending: PendingRows = {
-          done: false,
-          read: (at, into) => file.batch(() => file.readSync(codesAt + at, into)),
-        };
+        const pending = stillInFile("bitCodes");
         fill("bitCodes", codes, false, undefined, false, () => (pending.done = true));
         pendingCodes = pending;
       } else fill("bitCodes", codes, false, () => bits.codes(0, count));

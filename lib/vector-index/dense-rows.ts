@@ -101,9 +101,10 @@ export class DenseRows {
 
   /**
    * After `loadInto(rows)`, with the rows' scales read but their codes not
-   * yet: rows `0 .. rows - 1` are held now, and `source` reads a row into
-   * its place just before it is scored, until the loader, having read them
-   * all into the view `loadInto` gave, sets `source.done`. `loadInto`
+   * yet: rows `0 .. rows - 1` are held now, and until the loader, having
+   * read them all into the view `loadInto` gave, sets `source.done`,
+   * `scoreSlots` scores rows `source` reads into a scratch block, and the
+   * rest (`codes`, `vector`, `scoreRange`) reads them into place. `loadInto`
    * reserved room for scoring every row: this memory must not grow while
    * the loader's read into it is under way (writes wait for the load).
    */
