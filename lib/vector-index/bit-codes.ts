@@ -20,25 +20,38 @@ export const CODE_DIMENSIONS = 1024;
 /**
  * Each full code's first 256 bits, also kept apart and packed (32 bytes a
  * row), for a first pass over large namespaces: the pass reads a quarter of
- * the memory (32 MB at 1M rows instead of 128 MB, the larger part of a
- * search there), keeps `PREFIX_WIDENING` times the candidates wanted, and
- * the full codes of those alone pick the candidates. 256 bits tell rows apart
- * less well than 1,024 (on 50k rows they needed 8× the candidates for the
- * same recall), so the pass keeps 24×: with the pass forced on the bench's
- * 300k ARAGOG-text vectors, 16× gave recall@10 0.998 against a full scan
- * over 107 questions and 24× 1.000, at 1.2 ms more a search (the bench at 1M
- * had 0.988 with 16×). It runs only where that is at most
- * `1 / PREFIX_MIN_ROWS_PER_KEPT` of the rows. Reading a kept row's full code
- * by number costs about 12× a row of the sequential pass (the kernel bench's
- * "hamming gather" beside "hamming", one run), so the first pass pays only
- * past about 750k rows at 2,000 candidates: below that, one pass over the
- * full codes is faster, and it ranks by all 1,024 bits.
+ * the memory (32 MB at 1M rows instead of 128 MB), keeps `PREFIX_WIDENING`
+ * times the candidates wanted, a middle pass over those rows' next 256 bits
+ * keeps `SECOND_WIDENING` times, and the full codes of those alone pick the
+ * candidates. 256 bits tell rows apart less well than 1,024 (on 50k rows
+ * they needed 8× the candidates for the same recall), so the first pass
+ * keeps 32×: on the bench's 1M ARAGOG-text vectors, forced on, 24× gave
+ * recall@10 0.991 against a full scan over 107 questions, 32× 0.992 and 48×
+ * 0.995. It runs only where that is at most `1 / PREFIX_MIN_ROWS_PER_KEPT`
+ * of the rows, past about 1M rows at 2,000 candidates: at 1M one pass over
+ * the full codes was as fast through the server (dense p50 17.9 ms, against
+ * 17.1 with the three passes and 26 with the first pass and the full codes
+ * alone, each config in turn on one 1M checkpoint) and ranks by all 1,024 bits
+ * (recall 1.000).
  */
 const PREFIX_BYTES = 32;
 /** How much of the codes a search streams from the file at a time while a load reads them in. */
 const PENDING_WINDOW_BYTES = 2 << 20;
-const PREFIX_WIDENING = 24;
+const PREFIX_WIDENING = 32;
 const PREFIX_MIN_ROWS_PER_KEPT = 16;
+/**
+ * The codes' next 256 bits (after the prefix's), packed alike, for the
+ * middle pass. Reading the first pass's rows' full codes (128 bytes each,
+ * scattered over 128 MB at 1M rows) cost as much as a pass over all of them
+ * (7 ms for 48,000 of 1M rows with the cache cold; 11.7 ms a search in the
+ * server); 32 bytes of each from a packed 32 MB cost a third of that. 4×
+ * lost a tenth of the full codes' nearest 15 of 8,000 random rows (the unit
+ * test), 8× none. Derived from the full codes: a checkpoint does not store
+ * them.
+ */
+const SECOND_WIDENING = 8;
+/** Rows whose middle slices a load derives per turn of the event loop (256 KB of them). */
+const SECOND_ROWS_PER_TURN = 8192;
 
 export class BitCodes {
   readonly mean: Float32Array;
@@ -46,6 +59,10 @@ export class BitCodes {
   readonly #kernel: DotKernel;
   /** The codes' first `PREFIX_BYTES`, packed; only for codes at least four times as long. */
   readonly #prefix: DotKernel | undefined;
+  /** The codes' next `PREFIX_BYTES` (`SECOND_WIDENING`), packed; wherever there are prefixes. */
+  readonly #second: DotKernel | undefined;
+  /** Whether every row's middle slice is in `#second` (a load derives them after it serves). */
+  #secondReady = true;
   #capacity: number;
   #count = 0;
   #histogram = new Uint32Array(0);
@@ -62,6 +79,9 @@ export class BitCodes {
     this.#prefix = this.stride >= 4 * PREFIX_BYTES
       ? createDotKernel((this.#capacity + 1) * PREFIX_BYTES + 64)
       : undefined;
+    this.#second = this.#prefix
+      ? createDotKernel((this.#capacity + 1) * PREFIX_BYTES + 64)
+      : undefined;
     this.#histogram = new Uint32Array(this.stride * 8 + 1);
   }
 
@@ -70,7 +90,8 @@ export class BitCodes {
   }
 
   get byteLength(): number {
-    return this.#kernel.memory.buffer.byteLength + (this.#prefix?.memory.buffer.byteLength ?? 0);
+    return this.#kernel.memory.buffer.byteLength + (this.#prefix?.memory.buffer.byteLength ?? 0) +
+      (this.#second?.memory.buffer.byteLength ?? 0);
   }
 
   /** The code of `vector` (normalized) into slot `slot`. */
@@ -78,6 +99,7 @@ export class BitCodes {
     this.#reserve(slot + 1);
     this.#encode(vector, slot * this.stride);
     this.#copyPrefixes(slot, 1);
+    this.#copySeconds(slot, 1);
     this.#count = Math.max(this.#count, slot + 1);
   }
 
@@ -88,6 +110,7 @@ export class BitCodes {
     this.#reserve(slot + rows);
     new Uint8Array(this.#kernel.memory.buffer, slot * this.stride, codes.length).set(codes);
     this.#copyPrefixes(slot, rows);
+    this.#copySeconds(slot, rows);
     this.#count = Math.max(this.#count, slot + rows);
   }
 
@@ -114,6 +137,22 @@ export class BitCodes {
   codesLater(rows: number, pending: PendingRows): void {
     this.#pending = pending;
     this.#count = Math.max(this.#count, rows);
+    this.#secondReady = !this.#second;
+  }
+
+  /**
+   * After `codesLater`, once the loader has the codes in (`pending.done`):
+   * derives the rows' middle slices, a slice of rows per turn of the event
+   * loop (searches meanwhile skip the middle pass), then uses them.
+   */
+  async derivePending(): Promise<void> {
+    if (!this.#second || this.#secondReady) return;
+    const rows = this.#count;
+    for (let from = 0; from < rows; from += SECOND_ROWS_PER_TURN) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      this.#copySeconds(from, Math.min(SECOND_ROWS_PER_TURN, rows - from));
+    }
+    this.#secondReady = true;
   }
 
   /** Where `codesLater`'s window sits: past the codes' and a search's scratch. */
@@ -128,6 +167,7 @@ export class BitCodes {
    */
   adopt(rows: number, prefixesRead = false): void {
     if (!prefixesRead) this.#copyPrefixes(0, rows);
+    if (!this.#pending) this.#copySeconds(0, rows);
     this.#count = Math.max(this.#count, rows);
   }
 
@@ -205,6 +245,9 @@ export class BitCodes {
     const firstCut = this.#cut(first, count, widened);
     let kept = 0;
     for (let i = 0; i < count; i++) if (first[i]! <= firstCut) picks[kept++] = i;
+    if (this.#secondReady) {
+      kept = this.#secondPass(queryAt, first, picks, kept, wanted * SECOND_WIDENING);
+    }
     this.#kernel.hammingGather(0, this.stride, picksAt, kept, queryAt, outAt);
     const cut = this.#cut(distances, kept, wanted);
     let picked = 0;
@@ -237,6 +280,39 @@ export class BitCodes {
     return new Int32Array(prefix.memory.buffer, prefixOutAt, count);
   }
 
+  /**
+   * The middle pass: of the `kept` picks, those whose first 512 bits are
+   * nearest the query's (at least `wanted`, ties kept), still in slot order,
+   * moved to the front of `picks`; returns how many.
+   */
+  #secondPass(
+    queryAt: number,
+    first: Int32Array,
+    picks: Uint32Array,
+    kept: number,
+    wanted: number,
+  ): number {
+    if (kept <= wanted) return kept;
+    const second = this.#second!;
+    const secondQueryAt = this.#capacity * PREFIX_BYTES;
+    const slotsAt = secondQueryAt + PREFIX_BYTES;
+    const outAt = slotsAt + kept * 4;
+    const missing = outAt + kept * 4 - second.memory.buffer.byteLength;
+    if (missing > 0) second.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    const buffer = second.memory.buffer;
+    new Uint8Array(buffer, secondQueryAt, PREFIX_BYTES).set(
+      new Uint8Array(this.#kernel.memory.buffer, queryAt + PREFIX_BYTES, PREFIX_BYTES),
+    );
+    new Uint32Array(buffer, slotsAt, kept).set(picks.subarray(0, kept));
+    second.hammingGather(0, PREFIX_BYTES, slotsAt, kept, secondQueryAt, outAt);
+    const distances = new Int32Array(buffer, outAt, kept);
+    for (let i = 0; i < kept; i++) distances[i] = distances[i]! + first[picks[i]!]!;
+    const cut = this.#cut(distances, kept, wanted);
+    let picked = 0;
+    for (let i = 0; i < kept; i++) if (distances[i]! <= cut) picks[picked++] = picks[i]!;
+    return picked;
+  }
+
   /** The smallest distance at or under which at least `wanted` of the first `count` fall. */
   #cut(distances: Int32Array, count: number, wanted: number): number {
     // Distances are small integers: a histogram finds the cut without sorting.
@@ -264,6 +340,21 @@ export class BitCodes {
     }
   }
 
+  /** Copies the middle slices of the `rows` codes from `slot` on into `#second`. */
+  #copySeconds(slot: number, rows: number): void {
+    const second = this.#second;
+    if (!second) return;
+    const words = PREFIX_BYTES / 4;
+    const codeWords = this.stride / 4;
+    const codes = new Uint32Array(this.#kernel.memory.buffer, 0, (slot + rows) * codeWords);
+    const slices = new Uint32Array(second.memory.buffer, 0, (slot + rows) * words);
+    for (let row = slot; row < slot + rows; row++) {
+      const from = row * codeWords + words;
+      const to = row * words;
+      for (let w = 0; w < words; w++) slices[to + w] = codes[from + w]!;
+    }
+  }
+
   #encode(vector: Float32Array, at: number): void {
     const bytes = new Uint8Array(this.#kernel.memory.buffer, at, this.stride);
     bytes.fill(0);
@@ -279,10 +370,11 @@ export class BitCodes {
     }
     this.#capacity = Math.max(rows, Math.ceil(this.#capacity * 1.5));
     this.#ensureBytes(this.#capacity * this.stride + this.stride + 64);
-    const prefix = this.#prefix;
-    const missing = (this.#capacity + 1) * PREFIX_BYTES + 64 -
-      (prefix?.memory.buffer.byteLength ?? 0);
-    if (prefix && missing > 0) prefix.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    for (const slices of [this.#prefix, this.#second]) {
+      const missing = (this.#capacity + 1) * PREFIX_BYTES + 64 -
+        (slices?.memory.buffer.byteLength ?? 0);
+      if (slices && missing > 0) slices.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    }
   }
 
   #ensureBytes(bytes: number): void {

@@ -113,7 +113,7 @@ export type Filler = <A extends ArrayBufferView>(
   scratch?: boolean,
   later?: () => Uint8Array,
   perEntry?: boolean,
-  background?: () => void,
+  background?: () => void | Promise<void>,
 ) => A;
 export type SectionOf = (name: string, expected?: number) => Section;
 
@@ -155,7 +155,9 @@ export function planKeyColumns(
     true,
     undefined,
     true,
-    metadataPending && (() => (metadataPending.done = true)),
+    metadataPending && (() => {
+      metadataPending.done = true;
+    }),
   );
   const metadataOffsets = fill("metadataOffsets", new Float64Array(count + 1));
   const metadataCrcs = fill("metadataCrcs", new Uint32Array(count));

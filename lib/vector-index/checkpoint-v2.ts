@@ -327,9 +327,10 @@ export type Fill = {
    * checkpoint with a CRC per term, the metadata, the documents): a load that
    * replays no log may read them after the index serves, then check each
    * whole (the metadata entry by entry, when read) and call this. Until then
-   * the index reads what a search needs by position.
+   * the index reads what a search needs by position. What it returns is
+   * awaited before the loader reads on (work derived from the section).
    */
-  background?: () => void;
+  background?: () => void | Promise<void>;
 };
 
 /**
@@ -366,7 +367,7 @@ export function planNamespace(
     scratch = false,
     later?: () => Uint8Array,
     perEntry = false,
-    background?: () => void,
+    background?: () => void | Promise<void>,
   ): A => {
     const bytes = bytesOf(into);
     fills.push({
@@ -395,7 +396,9 @@ export function planNamespace(
       counts: section("termValues").at,
     }, file);
     let read = 0;
-    const both = () => ++read === 2 && (stored.done = true);
+    const both = () => {
+      if (++read === 2) stored.done = true;
+    };
     fill("termSlots", termSlots, false, undefined, false, both);
     fill("termValues", termCounts, false, undefined, false, both);
     storedPostings = stored;
@@ -442,7 +445,9 @@ export function planNamespace(
     };
     if (loaded.codes.byteLength >= deferFrom) {
       const pending = stillInFile("rowCodes");
-      fill("rowCodes", loaded.codes, false, undefined, false, () => (pending.done = true));
+      fill("rowCodes", loaded.codes, false, undefined, false, () => {
+        pending.done = true;
+      });
       pendingRows = pending;
     } else fill("rowCodes", loaded.codes, false, () => bytesOf(rows.codes(0, count)));
     fill("rowScales", loaded.scales, false, () => bytesOf(rows.loadInto(count).scales));
@@ -451,7 +456,10 @@ export function planNamespace(
       // Deferred only with their prefixes stored: otherwise the prefixes are copied from them.
       if (codes.length >= deferFrom && (!bits.hasPrefixes || entry.sections.bitPrefixes)) {
         const pending = stillInFile("bitCodes");
-        fill("bitCodes", codes, false, undefined, false, () => (pending.done = true));
+        fill("bitCodes", codes, false, undefined, false, () => {
+          pending.done = true;
+          return bits.derivePending();
+        });
         pendingCodes = pending;
       } else fill("bitCodes", codes, false, () => bits.codes(0, count));
     }
@@ -474,8 +482,8 @@ export function planNamespace(
     finish() {
       if (pendingRows && !pendingRows.done) vectors?.rows.adoptLater(count, pendingRows);
       else vectors?.rows.adopt(count);
-      vectors?.bits?.adopt(count, entry.sections.bitPrefixes !== undefined);
       if (pendingCodes && !pendingCodes.done) vectors?.bits?.codesLater(count, pendingCodes);
+      vectors?.bits?.adopt(count, entry.sections.bitPrefixes !== undefined);
       if (textOffsets[count] !== texts.bytes) {
         throw new SectionDamage(`${entry.namespace}'s texts do not fit their offsets`, texts.at);
       }

@@ -236,7 +236,7 @@ Deno.test("through files: a write and a listing made as the index starts serving
     await third.flush(); // checkpoints the replayed tail; nothing is left running after the test
   }));
 
-Deno.test("bit codes streamed from the file while a load reads them in pick what the codes in memory pick", () => {
+Deno.test("bit codes streamed from the file while a load reads them in pick what the codes in memory pick", async () => {
   const random = mulberry32(13);
   const rows = 20_000; // more than one window of 768-bit codes
   const mean = new Float32Array(WIDTH);
@@ -257,11 +257,19 @@ Deno.test("bit codes streamed from the file while a load reads them in pick what
     read: (at: number, into: Uint8Array) => into.set(stored.subarray(at, at + into.length)),
   };
   later.codesLater(rows, pending);
-  for (let q = 0; q < 5; q++) {
-    const query = vector();
+  const queries = Array.from({ length: 5 }, vector);
+  for (const query of queries) {
     assert.deepEqual([...later.nearest(query, rows, 300)], [...codes.nearest(query, rows, 300)]);
   }
   assert.throws(() => later.codes(0, 1), /still reads them in/);
+  // Once in, the codes' middle slices are derived behind the searches; then the passes over
+  // prefix, middle slice and full codes (30 wanted of 20,000 rows) pick what they do in memory.
+  later.loadInto(rows).set(stored);
+  pending.done = true;
+  await later.derivePending();
+  for (const query of queries) {
+    assert.deepEqual([...later.nearest(query, rows, 30)], [...codes.nearest(query, rows, 30)]);
+  }
 });
 
 Deno.test("through files: damage in a section read after serving is found by its check, and from then on every call fails with it", () =>

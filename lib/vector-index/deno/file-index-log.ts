@@ -593,7 +593,7 @@ async function readInBackground(path: string, fills: Fill[], warm: Section[]): P
               );
             }
           }
-          fill.background!();
+          await fill.background!();
           await touchPages(fill.into);
         }
       })(),
