@@ -500,7 +500,7 @@ ${sparseRow}
 
 ## The dense kernels
 
-\`lib/vector-index/kernel/dot.wat\` (WebAssembly SIMD, 660 bytes) against the same arithmetic in
+\`lib/vector-index/kernel/dot.wat\` (WebAssembly SIMD, 945 bytes) against the same arithmetic in
 plain JS, which is what workerd runs (it compiles no WebAssembly from bytes): 1,536-byte int8 rows
 against an int16 query, every row (scan) or a tenth of them by number (gather), and Hamming
 distances over 128-byte codes. Median of 7, the same rows for both.

@@ -65,7 +65,6 @@ export class BitCodes {
   #secondReady = true;
   #capacity: number;
   #count = 0;
-  #histogram = new Uint32Array(0);
   #prefixesReady = true;
   /** Codes a load is still reading in (`codesLater`). */
   #pending: PendingRows | undefined;
@@ -82,7 +81,6 @@ export class BitCodes {
     this.#second = this.#prefix
       ? createDotKernel((this.#capacity + 1) * PREFIX_BYTES + 64)
       : undefined;
-    this.#histogram = new Uint32Array(this.stride * 8 + 1);
   }
 
   get count(): number {
@@ -222,11 +220,11 @@ export class BitCodes {
     const queryAt = this.#capacity * this.stride;
     const outAt = queryAt + this.stride;
     const picksAt = outAt + count * 4;
-    this.#ensureBytes(picksAt + count * 4);
+    const countsAt = picksAt + count * 4;
+    this.#ensureBytes(countsAt + this.#histogramBytes());
     this.#encode(query, queryAt);
-    const buffer = this.#kernel.memory.buffer;
-    const picks = new Uint32Array(buffer, picksAt, count);
-    const distances = new Int32Array(buffer, outAt, count);
+    const kernel = this.#kernel;
+    const picks = new Uint32Array(kernel.memory.buffer, picksAt, count);
     const widened = wanted * PREFIX_WIDENING;
     if (this.#pending?.done) this.#pending = undefined;
     const pending = this.#pending;
@@ -235,21 +233,19 @@ export class BitCodes {
       widened * PREFIX_MIN_ROWS_PER_KEPT > count
     ) {
       if (pending) this.#streamHamming(pending, count, queryAt, outAt);
-      else this.#kernel.hamming(0, this.stride, count, queryAt, outAt);
-      const cut = this.#cut(distances, count, wanted);
-      let picked = 0;
-      for (let i = 0; i < count; i++) if (distances[i]! <= cut) picks[picked++] = i;
-      return picks.subarray(0, picked);
+      else kernel.hamming(0, this.stride, count, queryAt, outAt);
+      const cut = this.#cut(kernel, outAt, count, wanted, countsAt);
+      return picks.subarray(0, kernel.atMost(outAt, count, cut, picksAt));
     }
-    const first = this.#prefixDistances(queryAt, count);
-    const firstCut = this.#cut(first, count, widened);
-    let kept = 0;
-    for (let i = 0; i < count; i++) if (first[i]! <= firstCut) picks[kept++] = i;
+    const first = this.#firstPass(queryAt, count, widened);
+    picks.set(first.picks);
+    let kept = first.picks.length;
     if (this.#secondReady) {
-      kept = this.#secondPass(queryAt, first, picks, kept, wanted * SECOND_WIDENING);
+      kept = this.#secondPass(queryAt, first.distances, picks, kept, wanted * SECOND_WIDENING);
     }
-    this.#kernel.hammingGather(0, this.stride, picksAt, kept, queryAt, outAt);
-    const cut = this.#cut(distances, kept, wanted);
+    kernel.hammingGather(0, this.stride, picksAt, kept, queryAt, outAt);
+    const distances = new Int32Array(kernel.memory.buffer, outAt, kept);
+    const cut = this.#cut(kernel, outAt, kept, wanted, countsAt);
     let picked = 0;
     for (let i = 0; i < kept; i++) if (distances[i]! <= cut) picks[picked++] = picks[i]!;
     return picks.subarray(0, picked);
@@ -267,17 +263,32 @@ export class BitCodes {
     }
   }
 
-  /** Distances of the first `count` prefixes to the prefix of the query code at `queryAt`. */
-  #prefixDistances(queryAt: number, count: number): Int32Array {
+  /**
+   * The first pass: the distances of the first `count` prefixes to the
+   * prefix of the query code at `queryAt`, and the rows at least `wanted` of
+   * which (ties kept) are nearest, ascending. Fresh views into `#prefix`.
+   */
+  #firstPass(
+    queryAt: number,
+    count: number,
+    wanted: number,
+  ): { distances: Int32Array; picks: Uint32Array } {
     const prefix = this.#prefix!;
     const prefixQueryAt = this.#capacity * PREFIX_BYTES;
-    const prefixOutAt = prefixQueryAt + PREFIX_BYTES;
-    const missing = prefixOutAt + count * 4 - prefix.memory.buffer.byteLength;
+    const outAt = prefixQueryAt + PREFIX_BYTES;
+    const picksAt = outAt + count * 4;
+    const countsAt = picksAt + count * 4;
+    const missing = countsAt + this.#histogramBytes() - prefix.memory.buffer.byteLength;
     if (missing > 0) prefix.memory.grow(Math.ceil(missing / PAGE_BYTES));
     new Uint8Array(prefix.memory.buffer, prefixQueryAt, PREFIX_BYTES)
       .set(new Uint8Array(this.#kernel.memory.buffer, queryAt, PREFIX_BYTES));
-    prefix.hamming(0, PREFIX_BYTES, count, prefixQueryAt, prefixOutAt);
-    return new Int32Array(prefix.memory.buffer, prefixOutAt, count);
+    prefix.hamming(0, PREFIX_BYTES, count, prefixQueryAt, outAt);
+    const cut = this.#cut(prefix, outAt, count, wanted, countsAt);
+    const kept = prefix.atMost(outAt, count, cut, picksAt);
+    return {
+      distances: new Int32Array(prefix.memory.buffer, outAt, count),
+      picks: new Uint32Array(prefix.memory.buffer, picksAt, kept),
+    };
   }
 
   /**
@@ -297,7 +308,8 @@ export class BitCodes {
     const secondQueryAt = this.#capacity * PREFIX_BYTES;
     const slotsAt = secondQueryAt + PREFIX_BYTES;
     const outAt = slotsAt + kept * 4;
-    const missing = outAt + kept * 4 - second.memory.buffer.byteLength;
+    const countsAt = outAt + kept * 4;
+    const missing = countsAt + this.#histogramBytes() - second.memory.buffer.byteLength;
     if (missing > 0) second.memory.grow(Math.ceil(missing / PAGE_BYTES));
     const buffer = second.memory.buffer;
     new Uint8Array(buffer, secondQueryAt, PREFIX_BYTES).set(
@@ -307,20 +319,29 @@ export class BitCodes {
     second.hammingGather(0, PREFIX_BYTES, slotsAt, kept, secondQueryAt, outAt);
     const distances = new Int32Array(buffer, outAt, kept);
     for (let i = 0; i < kept; i++) distances[i] = distances[i]! + first[picks[i]!]!;
-    const cut = this.#cut(distances, kept, wanted);
+    const cut = this.#cut(second, outAt, kept, wanted, countsAt);
     let picked = 0;
     for (let i = 0; i < kept; i++) if (distances[i]! <= cut) picks[picked++] = picks[i]!;
     return picked;
   }
 
-  /** The smallest distance at or under which at least `wanted` of the first `count` fall. */
-  #cut(distances: Int32Array, count: number, wanted: number): number {
-    // Distances are small integers: a histogram finds the cut without sorting.
-    const histogram = this.#histogram.fill(0);
-    for (let i = 0; i < count; i++) histogram[distances[i]!]!++;
+  /** Room for a histogram of distances: one u32 count per possible distance. */
+  #histogramBytes(): number {
+    return (this.stride * 8 + 1) * 4;
+  }
+
+  /**
+   * The smallest distance at or under which at least `wanted` of the `count`
+   * distances at `valuesAt` in `kernel`'s memory fall. Distances are small
+   * integers: a histogram (at `countsAt`) finds the cut without sorting.
+   */
+  #cut(kernel: DotKernel, valuesAt: number, count: number, wanted: number, countsAt: number) {
+    const bins = this.stride * 8 + 1;
+    const counts = new Uint32Array(kernel.memory.buffer, countsAt, bins).fill(0);
+    kernel.histogram(valuesAt, count, countsAt);
     let cut = 0;
-    for (let seen = 0; cut < histogram.length; cut++) {
-      seen += histogram[cut]!;
+    for (let seen = 0; cut < bins; cut++) {
+      seen += counts[cut]!;
       if (seen >= wanted) break;
     }
     return cut;

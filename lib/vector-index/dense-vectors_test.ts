@@ -11,7 +11,7 @@ function unitVector(random: () => number, width: number): Float32Array {
   return vector.map((value) => value / norm);
 }
 
-Deno.test("the WebAssembly kernel and the JS kernel agree on dot products and Hamming distances", () => {
+Deno.test("the WebAssembly kernel and the JS kernel agree on dot products, Hamming distances and cuts over them", () => {
   assert.equal(dotKernelName(), "wasm-simd", "Deno compiles the SIMD kernel");
   const stride = 96, rows = 37, bytes = 64 * 1024;
   const kernels = [createDotKernel(bytes), new JsDotKernel(1)];
@@ -36,7 +36,15 @@ Deno.test("the WebAssembly kernel and the JS kernel agree on dot products and Ha
     const distances = new Int32Array(memory, 20000, rows).slice();
     kernel.hammingGather(0, 64, 16384, slots.length, 8192, 20000);
     const gatheredDistances = new Int32Array(memory, 20000, slots.length).slice();
-    return { scanned, gathered, distances, gatheredDistances };
+    // The distances' histogram (513 bins for 512-bit codes), and the rows at most a cut.
+    kernel.hamming(0, 64, rows, 8192, 20000);
+    new Uint32Array(memory, 30000, 513).fill(0);
+    kernel.histogram(20000, rows, 30000);
+    const histogram = new Uint32Array(memory, 30000, 513).slice();
+    const cut = distances.slice().sort()[10]!;
+    const picked = kernel.atMost(20000, rows, cut, 40000);
+    const atMost = new Uint32Array(memory, 40000, picked).slice();
+    return { scanned, gathered, distances, gatheredDistances, histogram, atMost };
   });
   assert.deepEqual(results[0], results[1]);
   let expected = 0;
@@ -47,6 +55,12 @@ Deno.test("the WebAssembly kernel and the JS kernel agree on dot products and Ha
     [...results[0]!.gatheredDistances],
     [...slots].map((slot) => results[0]!.distances[slot]),
   );
+  const { distances, histogram, atMost } = results[0]!;
+  distances.forEach((distance) => histogram[distance]!--);
+  assert.ok(histogram.every((count) => count === 0), "every distance counted once");
+  const cut = distances.slice().sort()[10]!;
+  assert.deepEqual([...atMost], [...distances.keys()].filter((row) => distances[row]! <= cut));
+  assert.ok(atMost.length >= 11);
 });
 
 Deno.test("int8 rows score within 0.01 of the exact cosine, at any width", () => {

@@ -1,5 +1,6 @@
-;; Dot products of int8 rows with an int16 query, four lanes at a time, and
-;; Hamming distances between bit codes and a query code.
+;; Dot products of int8 rows with an int16 query, four lanes at a time,
+;; Hamming distances between bit codes and a query code, and the histogram
+;; and selection a cut over those distances needs.
 ;; Rows are `stride` bytes apart (a multiple of 32, zero-padded past the
 ;; vector's width); the query is `stride` int16 values. Two accumulators per
 ;; 32 bytes keep the SIMD units busy. `deno task build:kernel` turns
@@ -122,4 +123,32 @@
           (i32.wrap_i64 (i64.add (local.get $a) (local.get $b))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next))))
+;; counts[values[i]] += 1 (u32 counts) for the `count` i32 values at `values`:
+  ;; the histogram of a pass's distances, which a cut is read from.
+  (func (export "histogram") (param $values i32) (param $count i32) (param $counts i32)
+    (local $end i32) (local $at i32)
+    (local.set $end (i32.add (local.get $values) (i32.shl (local.get $count) (i32.const 2))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $values) (local.get $end)))
+        (local.set $at (i32.add (local.get $counts)
+          (i32.shl (i32.load (local.get $values)) (i32.const 2))))
+        (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+        (local.set $values (i32.add (local.get $values) (i32.const 4)))
+        (br $next))))
+  ;; Writes to `out` the numbers i (u32, ascending) of the `count` i32 values at
+  ;; `values` that are at most `cut`; returns how many. Branch-free: every i is
+  ;; stored, and the next store goes one further only where the value passed.
+  (func (export "atMost") (param $values i32) (param $count i32) (param $cut i32) (param $out i32) (result i32)
+    (local $i i32) (local $n i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+        (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2))) (local.get $i))
+        (local.set $n (i32.add (local.get $n)
+          (i32.le_s (i32.load (i32.add (local.get $values) (i32.shl (local.get $i) (i32.const 2))))
+            (local.get $cut))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (local.get $n))
 )

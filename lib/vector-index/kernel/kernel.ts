@@ -5,8 +5,10 @@ import { DOT_WASM_BASE64 } from "./dot-wasm.ts";
  * vector's width) with an int16 query, over one linear memory: `scan` scores
  * `count` consecutive rows, `gather` the rows whose numbers sit at `slots`;
  * `hamming` counts the differing bits of `count` consecutive bit codes and a
- * query code, `hammingGather` of the codes whose numbers sit at `slots`.
- * Addresses are byte offsets into `memory`; results are int32 at `out`.
+ * query code, `hammingGather` of the codes whose numbers sit at `slots`;
+ * `histogram` counts int32 values (small ones: distances) into u32 counts,
+ * and `atMost` writes the numbers of the values at most a cut, returning how
+ * many. Addresses are byte offsets into `memory`; results are int32 at `out`.
  */
 export interface DotKernel {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
@@ -28,6 +30,8 @@ export interface DotKernel {
     query: number,
     out: number,
   ): void;
+  histogram(values: number, count: number, counts: number): void;
+  atMost(values: number, count: number, cut: number, out: number): number;
 }
 
 export const PAGE_BYTES = 65536;
@@ -47,11 +51,17 @@ export function createDotKernel(initialBytes: number): DotKernel {
   if (compiled) {
     const memory = new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES });
     const instance = new WebAssembly.Instance(compiled, { env: { memory } });
-    const { scan, gather, hamming, hammingGather } = instance.exports as unknown as Omit<
-      DotKernel,
-      "memory"
-    >;
-    return { memory: memory as DotKernel["memory"], scan, gather, hamming, hammingGather };
+    const { scan, gather, hamming, hammingGather, histogram, atMost } = instance
+      .exports as unknown as Omit<DotKernel, "memory">;
+    return {
+      memory: memory as DotKernel["memory"],
+      scan,
+      gather,
+      hamming,
+      hammingGather,
+      histogram,
+      atMost,
+    };
   }
   return new JsDotKernel(pages);
 }
@@ -136,6 +146,20 @@ export class JsDotKernel implements DotKernel {
     for (let i = 0; i < count; i++) {
       results[i] = differing(bytes, codes + numbers[i]! * stride, query, stride);
     }
+  }
+
+  histogram(values: number, count: number, counts: number): void {
+    const numbers = new Int32Array(this.memory.buffer, values, count);
+    const tally = new Uint32Array(this.memory.buffer, counts);
+    for (let i = 0; i < count; i++) tally[numbers[i]!]!++;
+  }
+
+  atMost(values: number, count: number, cut: number, out: number): number {
+    const numbers = new Int32Array(this.memory.buffer, values, count);
+    const picked = new Uint32Array(this.memory.buffer, out, count);
+    let n = 0;
+    for (let i = 0; i < count; i++) if (numbers[i]! <= cut) picked[n++] = i;
+    return n;
   }
 }
 
