@@ -454,7 +454,9 @@ for the million). The ratios are each size's p50 over the smallest size's: issue
   of three restarts in a row: the first after a build finds more or less of the checkpoint in the
   system's page cache, by chance; \`bench.json\` has all three); **warm**:
   until the start has read its larger arrays in behind the first searches (\`/healthz\` no longer says
-  \`index.warming\`). Searches are timed once warm, after a bulk build's restart too.
+  \`index.warming\`). Searches are timed once warm, after a bulk build's restart too, each mode
+  after 20 untimed other questions (a server just started runs its search code unoptimized; the
+  timed questions' embeddings are still fetched, so dense includes the embeddings call).
 - **after restart**: dense / hybrid p50 and RSS once restarted (residual rows and texts are then read
   from the checkpoint on demand, ids and metadata from its columns).
 - **ingest**: chunks/s, through \`POST /v1/documents\` (http) or \`deno task ingest --bulk\` (bulk).

@@ -114,23 +114,31 @@ export class Bm25Scorer {
     const cursors = new Uint32Array(count);
     // heads[t]: the slot at term t's cursor (END past its last), read without a second lookup.
     const heads = new Uint32Array(count);
+    const bounds = Float64Array.from(terms, (term) => term.bound);
     const matches = new Uint32Array(count);
     for (let t = 0; t < count; t++) heads[t] = terms[t]!.length > 0 ? terms[t]!.slots[0]! : END;
     // Terms essential .. count - 1 are walked; terms below `essential` are only sought into.
     let essential = 0;
     let reach = -Infinity;
     for (;;) {
+      // The smallest head of the walked terms, the terms there, and what they could add at most.
       let slot = END;
-      for (let t = essential; t < count; t++) if (heads[t]! < slot) slot = heads[t]!;
+      let matched = 0;
+      let bound = 0;
+      for (let t = essential; t < count; t++) {
+        const head = heads[t]!;
+        if (head > slot) continue;
+        if (head < slot) {
+          slot = head;
+          matched = 0;
+          bound = 0;
+        }
+        matches[matched++] = t;
+        bound += bounds[t]!;
+      }
       if (slot === END) break;
       // What the chunk could score at most, before any division: most candidates stop here.
-      let most = below[essential]!;
-      let matched = 0;
-      for (let t = essential; t < count; t++) {
-        if (heads[t] !== slot) continue;
-        matches[matched++] = t;
-        most += terms[t]!.bound;
-      }
+      const most = below[essential]! + bound;
       const wanted = most >= reach && alive[slot] === 1;
       const norm = lengthBase + lengthScale * lengths[slot]!;
       let score = 0;
