@@ -274,12 +274,8 @@ export class BitCodes {
     wanted: number,
   ): { distances: Int32Array; picks: Uint32Array } {
     const prefix = this.#prefix!;
-    const prefixQueryAt = this.#capacity * PREFIX_BYTES;
-    const outAt = prefixQueryAt + PREFIX_BYTES;
-    const picksAt = outAt + count * 4;
-    const countsAt = picksAt + count * 4;
-    const missing = countsAt + this.#histogramBytes() - prefix.memory.buffer.byteLength;
-    if (missing > 0) prefix.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    const { queryAt: prefixQueryAt, firstAt: outAt, secondAt: picksAt, countsAt } = this
+      .#sliceScratch(prefix, count);
     new Uint8Array(prefix.memory.buffer, prefixQueryAt, PREFIX_BYTES)
       .set(new Uint8Array(this.#kernel.memory.buffer, queryAt, PREFIX_BYTES));
     prefix.hamming(0, PREFIX_BYTES, count, prefixQueryAt, outAt);
@@ -305,12 +301,8 @@ export class BitCodes {
   ): number {
     if (kept <= wanted) return kept;
     const second = this.#second!;
-    const secondQueryAt = this.#capacity * PREFIX_BYTES;
-    const slotsAt = secondQueryAt + PREFIX_BYTES;
-    const outAt = slotsAt + kept * 4;
-    const countsAt = outAt + kept * 4;
-    const missing = countsAt + this.#histogramBytes() - second.memory.buffer.byteLength;
-    if (missing > 0) second.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    const { queryAt: secondQueryAt, firstAt: slotsAt, secondAt: outAt, countsAt } = this
+      .#sliceScratch(second, kept);
     const buffer = second.memory.buffer;
     new Uint8Array(buffer, secondQueryAt, PREFIX_BYTES).set(
       new Uint8Array(this.#kernel.memory.buffer, queryAt + PREFIX_BYTES, PREFIX_BYTES),
@@ -323,6 +315,20 @@ export class BitCodes {
     let picked = 0;
     for (let i = 0; i < kept; i++) if (distances[i]! <= cut) picks[picked++] = picks[i]!;
     return picked;
+  }
+
+  /**
+   * Scratch in a kernel of packed slices (`#prefix`, `#second`), past its
+   * slices: the query's slice, two arrays of `count` u32 and a histogram.
+   */
+  #sliceScratch(kernel: DotKernel, count: number) {
+    const queryAt = this.#capacity * PREFIX_BYTES;
+    const firstAt = queryAt + PREFIX_BYTES;
+    const secondAt = firstAt + count * 4;
+    const countsAt = secondAt + count * 4;
+    const missing = countsAt + this.#histogramBytes() - kernel.memory.buffer.byteLength;
+    if (missing > 0) kernel.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    return { queryAt, firstAt, secondAt, countsAt };
   }
 
   /** Room for a histogram of distances: one u32 count per possible distance. */
