@@ -13,7 +13,7 @@ const COMMAND = {
   usage: "deno task build:kernel",
   about:
     `Assembles lib/vector-index/kernel/*.wat with wabt and writes each module as base64 into the
-.ts file beside it (dot-wasm.ts, crc-wasm.ts). Run it after editing a .wat file.`,
+.ts file beside it (dot-wasm.ts, dot-shared-wasm.ts, crc-wasm.ts). Run it after editing a .wat file.`,
   flags: {},
 } satisfies Command;
 
@@ -21,17 +21,29 @@ const { positionals } = commandArgs(COMMAND);
 if (positionals.length) usageMistake(COMMAND, `unexpected argument ${positionals[0]}`);
 
 const DIR = new URL("../lib/vector-index/kernel/", import.meta.url);
+const IMPORTED_MEMORY = '(import "env" "memory" (memory 1 65536))';
 const MODULES = [
-  { source: "dot.wat", target: "dot-wasm.ts", name: "DOT_WASM_BASE64" },
-  { source: "crc.wat", target: "crc-wasm.ts", name: "CRC_WASM_BASE64" },
+  { source: "dot.wat", target: "dot-wasm.ts", name: "DOT_WASM_BASE64", shared: false },
+  // The same functions over a shared memory, which a helper thread's instance
+  // of the module can read while this thread works (`kernel/helper.ts`).
+  { source: "dot.wat", target: "dot-shared-wasm.ts", name: "DOT_SHARED_WASM_BASE64", shared: true },
+  { source: "crc.wat", target: "crc-wasm.ts", name: "CRC_WASM_BASE64", shared: false },
 ];
 
 const wabt = await wabtInit();
-for (const { source, target, name } of MODULES) {
-  const module = wabt.parseWat(source, await Deno.readTextFile(new URL(source, DIR)), {
-    simd: true,
-  });
-  module.validate();
+for (const { source, target, name, shared } of MODULES) {
+  let text = await Deno.readTextFile(new URL(source, DIR));
+  if (shared) {
+    if (!text.includes(IMPORTED_MEMORY)) {
+      throw new Error(`${source}: no ${IMPORTED_MEMORY} to share`);
+    }
+    text = text.replace(IMPORTED_MEMORY, IMPORTED_MEMORY.replace("))", " shared))"));
+  }
+  const features = { simd: true, threads: true };
+  const module = wabt.parseWat(source, text, features);
+  // The typings say no argument, but validate() takes the features as parseWat() does:
+  // without them it refuses the shared memory.
+  (module.validate as (options: typeof features) => void)(features);
   const { buffer } = module.toBinary({});
   let binary = "";
   for (const byte of buffer) binary += String.fromCharCode(byte);

@@ -1,4 +1,5 @@
 import { createDotKernel, type DotKernel, PAGE_BYTES } from "./kernel/kernel.ts";
+import { hammingPass } from "./kernel/helper.ts";
 import type { PendingRows } from "./dense-rows.ts";
 
 /**
@@ -74,7 +75,10 @@ export class BitCodes {
     this.mean = mean.length > CODE_DIMENSIONS ? mean.slice(0, CODE_DIMENSIONS) : mean;
     this.stride = Math.ceil(this.mean.length / 512) * 64;
     this.#capacity = Math.max(64, capacity);
-    this.#kernel = createDotKernel(this.#capacity * this.stride + this.stride + 64);
+    // Shared, so that a helper thread can count part of a search's pass (`kernel/helper.ts`).
+    this.#kernel = createDotKernel(this.#capacity * this.stride + this.stride + 64, {
+      shared: true,
+    });
     this.#prefix = this.stride >= 4 * PREFIX_BYTES
       ? createDotKernel((this.#capacity + 1) * PREFIX_BYTES + 64)
       : undefined;
@@ -214,9 +218,15 @@ export class BitCodes {
   /**
    * The slots below `count` nearest `query` by Hamming distance: at least
    * `wanted` of them (all ties at the cut are kept), in slot order. A fresh
-   * view, valid until the next call.
+   * view, valid until the next call. `meanwhile` runs once on this thread
+   * while a helper thread starts on the full pass (`hammingPass`), or first.
    */
-  nearest(query: Float32Array, count: number, wanted: number): Uint32Array {
+  nearest(
+    query: Float32Array,
+    count: number,
+    wanted: number,
+    meanwhile?: () => void,
+  ): Uint32Array {
     const queryAt = this.#capacity * this.stride;
     const outAt = queryAt + this.stride;
     const picksAt = outAt + count * 4;
@@ -232,11 +242,14 @@ export class BitCodes {
       pending || !this.#prefix || !this.#prefixesReady ||
       widened * PREFIX_MIN_ROWS_PER_KEPT > count
     ) {
-      if (pending) this.#streamHamming(pending, count, queryAt, outAt);
-      else kernel.hamming(0, this.stride, count, queryAt, outAt);
+      if (pending) {
+        meanwhile?.();
+        this.#streamHamming(pending, count, queryAt, outAt);
+      } else hammingPass(kernel, 0, this.stride, count, queryAt, outAt, meanwhile);
       const cut = this.#cut(kernel, outAt, count, wanted, countsAt);
       return picks.subarray(0, kernel.atMost(outAt, count, cut, picksAt));
     }
+    meanwhile?.();
     const first = this.#firstPass(queryAt, count, widened);
     picks.set(first.picks);
     let kept = first.picks.length;

@@ -108,29 +108,43 @@ export class DenseVectors {
    * The `limit` slots below `slotCount` that `accept` lets through, nearest
    * `query` (normalized) first. Should the bit codes' candidates hold fewer
    * than `limit` accepted slots (a filter few pass), every row is scored.
+   * `meanwhile` runs once on this thread, while a helper thread counts the
+   * bit codes' pass where it can (see `BitCodes.nearest`).
    */
   search(
     query: Float32Array,
     slotCount: number,
     limit: number,
     accept: (slot: number) => boolean,
+    meanwhile?: () => void,
   ): SlotScore[] {
-    const candidates = this.#candidates(query, slotCount, limit);
+    const candidates = this.#candidates(query, slotCount, limit, meanwhile);
     const found = this.#refined(query, candidates, slotCount, limit, accept);
     if (found.length >= limit || !candidates) return found;
     return this.#refined(query, undefined, slotCount, limit, accept);
   }
 
   /** The rows the bit codes pick, or undefined for every row. */
-  #candidates(query: Float32Array, slotCount: number, limit: number): Uint32Array | undefined {
-    if (!this.#bits) return undefined;
+  #candidates(
+    query: Float32Array,
+    slotCount: number,
+    limit: number,
+    meanwhile: (() => void) | undefined,
+  ): Uint32Array | undefined {
+    if (!this.#bits) {
+      meanwhile?.();
+      return undefined;
+    }
     const coarseness = (CODE_DIMENSIONS / this.#bits.mean.length) ** 2;
     const wanted = Math.max(
       limit * 10,
       Math.ceil(coarseness * Math.max(MIN_CANDIDATES, slotCount * MIN_CANDIDATE_SHARE)),
     );
-    if (wanted * 2 >= slotCount) return undefined;
-    return this.#bits.nearest(query, slotCount, wanted).slice();
+    if (wanted * 2 >= slotCount) {
+      meanwhile?.();
+      return undefined;
+    }
+    return this.#bits.nearest(query, slotCount, wanted, meanwhile).slice();
   }
 
   /** int8 scores of the candidates, the best accepted ones refined with their residuals. */

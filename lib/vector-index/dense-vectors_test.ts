@@ -14,7 +14,11 @@ function unitVector(random: () => number, width: number): Float32Array {
 Deno.test("the WebAssembly kernel and the JS kernel agree on dot products, Hamming distances and cuts over them", () => {
   assert.equal(dotKernelName(), "wasm-simd", "Deno compiles the SIMD kernel");
   const stride = 96, rows = 37, bytes = 64 * 1024;
-  const kernels = [createDotKernel(bytes), new JsDotKernel(1)];
+  const kernels = [
+    createDotKernel(bytes),
+    createDotKernel(bytes, { shared: true }),
+    new JsDotKernel(1),
+  ];
   const random = mulberry32(7);
   const rowBytes = Int8Array.from(
     { length: rows * stride },
@@ -36,6 +40,11 @@ Deno.test("the WebAssembly kernel and the JS kernel agree on dot products, Hammi
     const distances = new Int32Array(memory, 20000, rows).slice();
     kernel.hammingGather(0, 64, 16384, slots.length, 8192, 20000);
     const gatheredDistances = new Int32Array(memory, 20000, slots.length).slice();
+    // 128-byte codes (1,024 bits), which the wasm kernel counts with the query held in locals.
+    kernel.hamming(0, 128, 27, 8192, 20000);
+    const distances128 = new Int32Array(memory, 20000, 27).slice();
+    kernel.hammingGather(0, 128, 16384, 2, 8192, 20000);
+    const gathered128 = new Int32Array(memory, 20000, 2).slice();
     // The distances' histogram (513 bins for 512-bit codes), and the rows at most a cut.
     kernel.hamming(0, 64, rows, 8192, 20000);
     new Uint32Array(memory, 30000, 513).fill(0);
@@ -44,9 +53,23 @@ Deno.test("the WebAssembly kernel and the JS kernel agree on dot products, Hammi
     const cut = distances.slice().sort()[10]!;
     const picked = kernel.atMost(20000, rows, cut, 40000);
     const atMost = new Uint32Array(memory, 40000, picked).slice();
-    return { scanned, gathered, distances, gatheredDistances, histogram, atMost };
+    return {
+      scanned,
+      gathered,
+      distances,
+      gatheredDistances,
+      distances128,
+      gathered128,
+      histogram,
+      atMost,
+    };
   });
   assert.deepEqual(results[0], results[1]);
+  assert.deepEqual(results[0], results[2]);
+  assert.deepEqual(
+    [...results[0]!.gathered128],
+    [5, 0].map((slot) => results[0]!.distances128[slot]),
+  );
   let expected = 0;
   for (let d = 0; d < stride; d++) expected += rowBytes[17 * stride + d]! * query[d]!;
   assert.equal(results[0]!.scanned[17], expected);

@@ -224,19 +224,26 @@ export class EmbeddedIndex {
     // Fusion needs more than topK from each side: a chunk ranked 30th by both
     // can beat one ranked 1st by only one of them.
     const candidates = query.mode === "hybrid" ? Math.max(query.topK * 5, 50) : query.topK;
-    // Both sides are synchronous CPU work on this thread, with nothing awaited between them:
-    // wrapping them in promises would only take turns, and a worker would need the index's
-    // memory (wasm rows, postings) shared with it. One query runs both in a few ms instead.
+    // Both sides are synchronous CPU work on this thread. Where a helper thread
+    // can count the dense side's bit codes (large namespaces, Deno), the sparse
+    // side runs here meanwhile (`NamespaceIndex.dense`'s `meanwhile`).
     let dense: { id: string; score: number }[] = [];
+    let sparse: { id: string; score: number }[] = [];
+    const sparseSide = () => {
+      sparse = namespace.sparse(query.text, candidates, query.filter);
+    };
     if (query.mode !== "sparse") {
       if (!query.vector) {
         throw new IndexInputError("vector: required for dense and hybrid search");
       }
-      dense = namespace.dense(normalized(query.vector), candidates, query.filter);
-    }
-    const sparse = query.mode === "dense"
-      ? []
-      : namespace.sparse(query.text, candidates, query.filter);
+      const vector = normalized(query.vector);
+      dense = namespace.dense(
+        vector,
+        candidates,
+        query.filter,
+        query.mode === "hybrid" ? sparseSide : undefined,
+      );
+    } else sparseSide();
     const ranked = query.mode === "dense"
       ? dense
       : query.mode === "sparse"

@@ -447,16 +447,29 @@ export class NamespaceIndex {
     return index;
   }
 
-  /** Dense retrieval: the best `limit` by cosine (dot product of normalized vectors). */
-  dense(query: Float32Array, limit: number, filter?: MetadataFilter): Scored[] {
-    if (this.#live === 0 || limit <= 0) return [];
+  /**
+   * Dense retrieval: the best `limit` by cosine (dot product of normalized
+   * vectors). `meanwhile` (a hybrid search's sparse side) runs once on this
+   * thread, while a helper thread counts bit codes where it can.
+   */
+  dense(
+    query: Float32Array,
+    limit: number,
+    filter?: MetadataFilter,
+    meanwhile?: () => void,
+  ): Scored[] {
+    if (this.#live === 0 || limit <= 0) {
+      meanwhile?.();
+      return [];
+    }
     if (query.length !== this.#dimensions) {
       throw new IndexInputError(
         `The index holds ${this.#dimensions}-dimensional vectors but the query has ${query.length}: ` +
           "re-ingest after changing the embedding model",
       );
     }
-    if (this.#vectors) return this.#denseRows(this.#vectors, query, limit, filter);
+    if (this.#vectors) return this.#denseRows(this.#vectors, query, limit, filter, meanwhile);
+    meanwhile?.();
     const accept = (slot: number) => this.#alive[slot] === 1 && this.#accepts(slot, filter);
     const { slots, scores } = this.#postingsDot.search(
       this.#dims,
@@ -475,10 +488,12 @@ export class NamespaceIndex {
     query: Float32Array,
     limit: number,
     filter: MetadataFilter | undefined,
+    meanwhile: (() => void) | undefined,
   ): Scored[] {
     const accept = (slot: number) => this.#alive[slot] === 1 && this.#accepts(slot, filter);
     const top = new SlotTopK(limit, this.#idBefore);
-    for (const { slot, score } of vectors.search(query, this.#keys.length, limit, accept)) {
+    const found = vectors.search(query, this.#keys.length, limit, accept, meanwhile);
+    for (const { slot, score } of found) {
       top.offer(slot, score);
     }
     const { slots, scores } = top.sorted();

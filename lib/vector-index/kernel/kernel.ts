@@ -1,4 +1,5 @@
 import { DOT_WASM_BASE64 } from "./dot-wasm.ts";
+import { DOT_SHARED_WASM_BASE64 } from "./dot-shared-wasm.ts";
 
 /**
  * Dot products of int8 rows (`stride` bytes apart, zero-padded past the
@@ -39,42 +40,79 @@ export const PAGE_BYTES = 65536;
 const MAX_PAGES = 65536;
 
 let compiled: WebAssembly.Module | null | undefined;
+let compiledShared: WebAssembly.Module | null | undefined;
 
 /**
  * The WebAssembly SIMD kernel where the runtime compiles modules from bytes
  * (Deno, browsers); workerd refuses that (code generation is off in Workers),
  * and there the same arithmetic runs in plain JS. Compiled once, on first use.
+ * `shared`: over a shared memory, which a helper thread can scan too
+ * (`kernel/helper.ts`); where shared memories are missing, a plain one.
  */
-export function createDotKernel(initialBytes: number): DotKernel {
-  compiled ??= compileKernel();
+export function createDotKernel(
+  initialBytes: number,
+  options: { shared?: boolean } = {},
+): DotKernel {
   const pages = Math.max(1, Math.ceil(initialBytes / PAGE_BYTES));
-  if (compiled) {
-    const memory = new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES });
-    const instance = new WebAssembly.Instance(compiled, { env: { memory } });
-    const { scan, gather, hamming, hammingGather, histogram, atMost } = instance
-      .exports as unknown as Omit<DotKernel, "memory">;
-    return {
-      memory: memory as DotKernel["memory"],
-      scan,
-      gather,
-      hamming,
-      hammingGather,
-      histogram,
-      atMost,
-    };
+  const module = options.shared ? sharedDotModule() : plainDotModule();
+  if (module) {
+    const memory = new WebAssembly.Memory({
+      initial: pages,
+      maximum: MAX_PAGES,
+      ...(options.shared ? { shared: true } : {}),
+    });
+    return instantiateDotKernel(module, memory);
   }
+  if (options.shared) return createDotKernel(initialBytes);
   return new JsDotKernel(pages);
+}
+
+/** The kernel's functions over `memory`, from a compiled module (on any thread). */
+export function instantiateDotKernel(
+  module: WebAssembly.Module,
+  memory: WebAssembly.Memory,
+): DotKernel {
+  const instance = new WebAssembly.Instance(module, { env: { memory } });
+  const { scan, gather, hamming, hammingGather, histogram, atMost } = instance
+    .exports as unknown as Omit<DotKernel, "memory">;
+  return {
+    memory: memory as DotKernel["memory"],
+    scan,
+    gather,
+    hamming,
+    hammingGather,
+    histogram,
+    atMost,
+  };
 }
 
 /** Which kernel this runtime gets (for the server banner and benchmarks). */
 export function dotKernelName(): "wasm-simd" | "js" {
-  compiled ??= compileKernel();
-  return compiled ? "wasm-simd" : "js";
+  return plainDotModule() ? "wasm-simd" : "js";
 }
 
-function compileKernel(): WebAssembly.Module | null {
+function plainDotModule(): WebAssembly.Module | null {
+  return compiled ??= compileKernel(DOT_WASM_BASE64);
+}
+
+/** The kernel over a shared memory, or null where the runtime has no threads for wasm. */
+export function sharedDotModule(): WebAssembly.Module | null {
+  if (compiledShared !== undefined) return compiledShared;
+  compiledShared = null;
+  if (typeof SharedArrayBuffer !== "function" || !plainDotModule()) return null;
+  const module = compileKernel(DOT_SHARED_WASM_BASE64);
   try {
-    const bytes = Uint8Array.from(atob(DOT_WASM_BASE64), (char) => char.charCodeAt(0));
+    if (module) new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+    compiledShared = module;
+  } catch {
+    // A runtime that compiles wasm but refuses shared memories.
+  }
+  return compiledShared;
+}
+
+function compileKernel(base64: string): WebAssembly.Module | null {
+  try {
+    const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
     return new WebAssembly.Module(bytes);
   } catch {
     return null;
