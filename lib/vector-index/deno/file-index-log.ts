@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from "node:fs";
 import { IndexDamagedError } from "../errors.ts";
 import { CheckpointReader } from "../checkpoint.ts";
 import {
@@ -451,11 +452,15 @@ async function readExactly(file: Deno.FsFile, into: Uint8Array): Promise<void> {
  * newer checkpoint takes its name). Opened at the first read of a task and
  * closed when the task's synchronous work is done: a search's residual rows
  * and all its hits' texts share one open (it was one per hit), and no handle
- * is left open between tasks (a rename between them changes nothing).
+ * is left open between tasks (a rename between them changes nothing). Each
+ * read is one positioned read (`node:fs`'s `readSync` with a position is a
+ * `pread`): `Deno.FsFile` needs a seek and a read, and in a profile at 100k
+ * chunks the seeks took twice the reads' time; without them a hybrid search
+ * (200 residual rows) went from 6.3 to 5.8 ms in-process.
  */
 class CheckpointFile implements RandomAccess {
   path: string;
-  #open: Deno.FsFile | undefined;
+  #fd: number | undefined;
 
   constructor(path: string) {
     this.path = path;
@@ -470,25 +475,25 @@ class CheckpointFile implements RandomAccess {
     return work();
   }
 
-  #handle(): Deno.FsFile {
-    if (!this.#open) {
-      this.#open = Deno.openSync(this.path, { read: true });
+  #handle(): number {
+    if (this.#fd === undefined) {
+      const fd = openSync(this.path, "r");
+      this.#fd = fd;
       queueMicrotask(() => {
-        this.#open?.close();
-        this.#open = undefined;
+        closeSync(fd);
+        this.#fd = undefined;
       });
     }
-    return this.#open;
+    return this.#fd;
   }
 
   readSync(at: number, into: Uint8Array): void {
     this.batch(() => {
-      const file = this.#handle();
-      file.seekSync(at, Deno.SeekMode.Start);
+      const fd = this.#handle();
       let filled = 0;
       while (filled < into.length) {
-        const read = file.readSync(into.subarray(filled));
-        if (read === null) throw new SectionDamage("the file ends early", at + filled);
+        const read = readSync(fd, into, filled, into.length - filled, at + filled);
+        if (read === 0) throw new SectionDamage("the file ends early", at + filled);
         filled += read;
       }
     });
