@@ -35,7 +35,8 @@ export const JOB_MASK = 0x7fff;
 /** What this thread posts to the helper. */
 export type HelperMessage =
   | { type: "start"; module: WebAssembly.Module; control: SharedArrayBuffer; idleMs: number }
-  | { type: "adopt"; id: number; memory: WebAssembly.Memory };
+  | { type: "adopt"; id: number; memory: WebAssembly.Memory }
+  | { type: "forget"; id: number };
 
 /**
  * Claims the job's chunks one at a time and counts each one's Hamming

@@ -3,7 +3,8 @@
  * The helper thread (`helper.ts`): its own instance of the kernel over each
  * shared memory it is given, and a loop that waits on the control block's
  * `JOB` word and claims chunks of each job. It waits with `Atomics.waitAsync`
- * so that `adopt` messages still reach it between jobs, and closes itself
+ * so that `adopt` and `forget` messages still reach it between jobs (a
+ * memory it holds stays resident until forgotten), and closes itself
  * after `idleMs` without a job (a Worker keeps its process alive).
  */
 import {
@@ -34,12 +35,16 @@ self.onmessage = (event: MessageEvent<HelperMessage>) => {
     return;
   }
   if (!module || !control) return;
-  kernels.set(message.id, instantiateDotKernel(module, message.memory));
-  // The oldest memory makes room; this thread reposts it should it be searched again.
-  if (kernels.size > MAX_MEMORIES) kernels.delete(kernels.keys().next().value!);
+  if (message.type === "forget") {
+    kernels.delete(message.id);
+  } else {
+    kernels.set(message.id, instantiateDotKernel(module, message.memory));
+    // The oldest memory makes room; the other thread reposts it should it be searched again.
+    if (kernels.size > MAX_MEMORIES) kernels.delete(kernels.keys().next().value!);
+  }
   const ids = [...kernels.keys()];
   for (let i = 0; i < MAX_MEMORIES; i++) Atomics.store(control, ADOPTED + i, ids[i] ?? 0);
-  Atomics.add(control, ADOPTIONS, 1);
+  if (message.type === "adopt") Atomics.add(control, ADOPTIONS, 1);
 };
 
 async function serve(control: Int32Array, idleMs: number): Promise<void> {

@@ -1,10 +1,10 @@
 /**
  * A second thread for the one pass a dense search over many rows cannot
  * avoid: the Hamming distances of every bit code to the query's (128 MB at
- * 1M rows, about 8 ms on one core here). The codes sit in a shared
+ * 1M rows, about 6 ms on one core here). The codes sit in a shared
  * WebAssembly memory (`createDotKernel(bytes, { shared: true })`); the
  * helper, a Worker with its own instance of the kernel over the same memory,
- * and this thread claim the pass's chunks of `CHUNK_ROWS` codes from a shared
+ * and this thread claim the pass's chunks of `CHUNK_CODES` codes from a shared
  * counter, so the pass splits between two cores. A hybrid search gives this
  * thread other work first (`meanwhile`: BM25), and the helper scans while it
  * runs. Searches stay synchronous: this thread waits for the helper's last
@@ -70,6 +70,10 @@ let enabled = true;
 let job = 0;
 let lastMemoryId = 0;
 const memoryIds = new WeakMap<object, number>();
+/** Once a memory is collected here (its namespace dropped), the helper lets go of its own handle. */
+const forgetting = new FinalizationRegistry<number>((id) => {
+  helper?.worker.postMessage({ type: "forget", id } satisfies HelperMessage);
+});
 
 /**
  * `kernel.hamming(codes, stride, count, query, out)`, with the helper taking
@@ -144,7 +148,10 @@ function readyHelper(kernel: DotKernel): { control: Int32Array; memoryId: number
   helper.started = true;
   const { control } = helper;
   let memoryId = memoryIds.get(memory);
-  if (memoryId === undefined) memoryIds.set(memory, memoryId = ++lastMemoryId);
+  if (memoryId === undefined) {
+    memoryIds.set(memory, memoryId = ++lastMemoryId);
+    forgetting.register(memory, memoryId);
+  }
   for (let i = 0; i < MAX_MEMORIES; i++) {
     if (Atomics.load(control, ADOPTED + i) === memoryId) return { control, memoryId };
   }
