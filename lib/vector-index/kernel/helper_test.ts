@@ -30,6 +30,15 @@ function mismatches(kernel: DotKernel, out: number, want: Int32Array): number {
   return count;
 }
 
+/** Blocks this thread (bounded) until the helper has counted a chunk more than `before`. */
+function blockUntilHelped(before: number, ms: number): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
+    if (helperState().chunksHelped !== before) return;
+    Atomics.wait(pause, 0, 0, 1);
+  }
+}
+
 /** Waits (polling, bounded) until `check` holds. */
 async function until(check: () => boolean, what: string): Promise<void> {
   for (const deadline = Date.now() + 20_000; !check();) {
@@ -53,11 +62,7 @@ Deno.test("hammingPass() splits a large pass with the helper thread and counts w
     for (let pass = 0; pass < 50 && helped === 0; pass++) {
       hammingPass(kernel, 0, STRIDE, ROWS, query, out, () => {
         // This thread's other work: it waits (bounded) until the helper has counted a chunk.
-        const before = helperState().chunksHelped;
-        const deadline = Date.now() + 2000;
-        while (helperState().chunksHelped === before && Date.now() < deadline) {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-        }
+        blockUntilHelped(helperState().chunksHelped, 2000);
         ran++;
       });
       assert.equal(mismatches(kernel, out, want), 0, `pass ${pass}`);
@@ -85,10 +90,7 @@ Deno.test("hammingPass() with the helper finishes the pass before it throws `mea
       assert.throws(
         () =>
           hammingPass(kernel, 0, STRIDE, ROWS, query, out, () => {
-            const deadline = Date.now() + 200;
-            while (helperState().chunksHelped === before && Date.now() < deadline) {
-              Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-            }
+            blockUntilHelped(before, 200);
             throw new Error("sparse side failed");
           }),
         /sparse side failed/,
