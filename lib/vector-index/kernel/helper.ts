@@ -65,8 +65,6 @@ type Helper = {
 let helper: Helper | undefined;
 /** Set when the runtime cannot run a helper, or one failed: one thread from then on. */
 let disabled = false;
-/** `setHelperEnabled(false)`: one thread by choice (benches compare both in one run). */
-let enabled = true;
 let job = 0;
 let lastMemoryId = 0;
 const memoryIds = new WeakMap<object, number>();
@@ -137,7 +135,7 @@ function awaitChunks(control: Int32Array, chunks: number, redo: () => void): voi
 /** The helper's control block and the memory's id, when the helper can scan `kernel`'s memory now. */
 function readyHelper(kernel: DotKernel): { control: Int32Array; memoryId: number } | undefined {
   const memory = kernel.memory;
-  if (disabled || !enabled || !(memory.buffer instanceof SharedArrayBuffer)) return undefined;
+  if (disabled || !(memory.buffer instanceof SharedArrayBuffer)) return undefined;
   if (helper && Atomics.load(helper.control, ALIVE) !== 1) {
     // Still starting; or, once it has taken jobs, closed when idle: a new one starts.
     if (!helper.started) return undefined;
@@ -206,12 +204,6 @@ export function stopHelper(): void {
   if (!stopping) return;
   Atomics.store(stopping.control, ALIVE, 0);
   stopping.worker.terminate();
-}
-
-/** Whether large passes may use the helper (true unless set otherwise); false stops it too. */
-export function setHelperEnabled(on: boolean): void {
-  enabled = on;
-  if (!on) stopHelper();
 }
 
 /**
