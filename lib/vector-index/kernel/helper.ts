@@ -141,8 +141,11 @@ function readyHelper(kernel: DotKernel): { control: Int32Array; memoryId: number
     if (!helper.started) return undefined;
     helper = undefined;
   }
-  helper ??= startHelper();
-  if (!helper || Atomics.load(helper.control, ALIVE) !== 1) return undefined;
+  if (!helper) {
+    startSoon();
+    return undefined;
+  }
+  if (Atomics.load(helper.control, ALIVE) !== 1) return undefined;
   helper.started = true;
   const { control } = helper;
   let memoryId = memoryIds.get(memory);
@@ -162,6 +165,22 @@ function readyHelper(kernel: DotKernel): { control: Int32Array; memoryId: number
     );
   }
   return undefined;
+}
+
+let startPending = false;
+
+/**
+ * Starts the helper on a later turn of the event loop, not inside the search
+ * that asked: making a Worker holds this thread for some 50 ms, which the
+ * first search after a start would otherwise wait behind.
+ */
+function startSoon(): void {
+  if (startPending) return;
+  startPending = true;
+  setTimeout(() => {
+    startPending = false;
+    if (!helper && !disabled) helper = startHelper();
+  }, 0);
 }
 
 function startHelper(): Helper | undefined {
