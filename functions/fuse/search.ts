@@ -55,34 +55,45 @@ export const SPARSE_FALLBACK_REASON =
  * When the query cannot be embedded (the provider is down, after its
  * retries), dense and hybrid fall back to sparse and say so, so a question
  * still gets passages. A cancelled request and a caller's own mistake (a 4xx)
- * still fail.
+ * still fail. Hybrid hands the index the embedding while it is still on its
+ * way: the embedded index scores BM25 meanwhile.
  */
 export async function search(
   deps: { embedder: Embedder; index: VectorIndex; cache: ResilientCache },
   input: SearchInput,
   signal?: AbortSignal,
 ): Promise<SearchOutcome> {
-  let vector: number[] | undefined;
-  let degraded: SearchOutcome["degraded"];
   let tokensIn = 0;
-  if (input.mode !== "sparse") {
-    try {
-      vector = await embedQuery(deps, input.query, signal, (tokens) => (tokensIn += tokens));
-    } catch (error) {
-      if (signal?.aborted || !canFallBack(error)) throw error;
-      console.warn("query embedding failed, falling back to sparse:", errorText(error));
-      degraded = { reason: SPARSE_FALLBACK_REASON };
-    }
-  }
-  const hits = await deps.index.query({
+  const query = {
     text: input.query,
-    ...(vector ? { vector } : {}),
-    mode: vector ? input.mode : "sparse",
+    mode: input.mode,
     topK: input.top_k,
     ...(input.filter ? { filter: input.filter } : {}),
     namespace: input.namespace,
-  });
-  return degraded ? { hits, tokensIn, degraded } : { hits, tokensIn };
+  };
+  if (input.mode === "sparse") return { hits: await deps.index.query(query), tokensIn };
+  let embedding: { failed: unknown } | undefined;
+  const vector = embedQuery(deps, input.query, signal, (tokens) => (tokensIn += tokens)).catch(
+    (error) => {
+      embedding = { failed: error };
+      throw error;
+    },
+  );
+  vector.catch(() => {}); // handled below, whether or not the index waited for it
+  try {
+    const hits = await deps.index.query({
+      ...query,
+      vector: input.mode === "hybrid" ? vector : await vector,
+    });
+    return { hits, tokensIn };
+  } catch (error) {
+    // Only the embedding's own failure falls back; the index's are the index's.
+    if (!embedding || error !== embedding.failed) throw error;
+    if (signal?.aborted || !canFallBack(error)) throw error;
+    console.warn("query embedding failed, falling back to sparse:", errorText(error));
+    const hits = await deps.index.query({ ...query, mode: "sparse" });
+    return { hits, tokensIn, degraded: { reason: SPARSE_FALLBACK_REASON } };
+  }
 }
 
 /** Provider failures (5xx, timeouts, bad replies) fall back; 4xx and cancellations do not. */

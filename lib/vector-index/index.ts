@@ -19,10 +19,25 @@ export type IndexQuery = {
   namespace: string;
   mode: SearchMode;
   text: string;
-  vector?: number[] | undefined;
+  /**
+   * The query's vector, or a promise of it while it is computed (an
+   * embeddings call): a hybrid search then runs BM25 meanwhile. A promise
+   * that rejects fails the query with its reason.
+   */
+  vector?: number[] | Promise<number[]> | undefined;
   topK: number;
   filter?: MetadataFilter | undefined;
 };
+
+/** Fusion needs more than topK from each side: a chunk ranked 30th by both can beat one ranked 1st by only one of them. */
+function fusionCandidates(query: IndexQuery): number {
+  return query.mode === "hybrid" ? Math.max(query.topK * 5, 50) : query.topK;
+}
+
+function queryVector(vector: number[] | undefined): Float32Array {
+  if (!vector) throw new IndexInputError("vector: required for dense and hybrid search");
+  return normalized(vector);
+}
 
 /** One document of a listing: its id, its first chunk's metadata and its chunk count. */
 export type IndexedDocument = { id: string; metadata: ChunkMetadata | undefined; chunks: number };
@@ -218,12 +233,18 @@ export class EmbeddedIndex {
   }
 
   async query(query: IndexQuery): Promise<SearchHit[]> {
+    const pending = query.vector instanceof Promise ? query.vector : undefined;
+    // Handled here too: a query that fails first (an index that failed to load, a bad filter)
+    // leaves its vector's rejection to nobody, and an unhandled one would end the process.
+    pending?.catch(() => {});
     await this.#ready();
+    if (pending && query.mode === "hybrid" && query.topK > 0) {
+      return this.#hybridMeanwhile(query, pending);
+    }
+    const vector = pending ? await pending : query.vector as number[] | undefined;
     const namespace = this.#namespaces.get(query.namespace);
     if (!namespace || query.topK <= 0) return [];
-    // Fusion needs more than topK from each side: a chunk ranked 30th by both
-    // can beat one ranked 1st by only one of them.
-    const candidates = query.mode === "hybrid" ? Math.max(query.topK * 5, 50) : query.topK;
+    const candidates = fusionCandidates(query);
     // Both sides are synchronous CPU work on this thread. Where a helper thread
     // can count the dense side's bit codes (large namespaces, Deno), the sparse
     // side runs here meanwhile (`NamespaceIndex.dense`'s `meanwhile`).
@@ -233,17 +254,40 @@ export class EmbeddedIndex {
       sparse = namespace.sparse(query.text, candidates, query.filter);
     };
     if (query.mode !== "sparse") {
-      if (!query.vector) {
-        throw new IndexInputError("vector: required for dense and hybrid search");
-      }
-      const vector = normalized(query.vector);
       dense = namespace.dense(
-        vector,
+        queryVector(vector),
         candidates,
         query.filter,
         query.mode === "hybrid" ? sparseSide : undefined,
       );
     } else sparseSide();
+    return this.#hits(namespace, query, dense, sparse);
+  }
+
+  /**
+   * A hybrid search whose vector is still on its way (the query's embeddings
+   * call): BM25 runs now, the dense side once the vector comes. Changes
+   * applied meanwhile can remove chunks BM25 found: those are left out.
+   */
+  async #hybridMeanwhile(query: IndexQuery, pending: Promise<number[]>): Promise<SearchHit[]> {
+    const candidates = fusionCandidates(query);
+    const before = this.#namespaces.get(query.namespace);
+    const sparse = before?.sparse(query.text, candidates, query.filter) ?? [];
+    const vector = queryVector(await pending);
+    const namespace = this.#namespaces.get(query.namespace);
+    if (!namespace) return [];
+    const dense = namespace.dense(vector, candidates, query.filter);
+    const present = sparse.filter((hit) => namespace.has(hit.id));
+    return this.#hits(namespace, query, dense, present);
+  }
+
+  /** The ranking a query's mode asks for, top k, with each chunk's text and metadata. */
+  #hits(
+    namespace: NamespaceIndex,
+    query: IndexQuery,
+    dense: { id: string; score: number }[],
+    sparse: { id: string; score: number }[],
+  ): SearchHit[] {
     const ranked = query.mode === "dense"
       ? dense
       : query.mode === "sparse"

@@ -51,12 +51,13 @@ export interface VectorIndexHandle {
   delete(docId: string, options?: { namespace?: string }): Promise<number>;
   /**
    * The `topK` best chunks (10 by default): `dense` needs `vector`, `sparse`
-   * scores `text` with BM25, `hybrid` fuses both by rank.
+   * scores `text` with BM25, `hybrid` fuses both by rank. `vector` can be a
+   * promise (an embeddings call in flight): `hybrid` runs BM25 meanwhile.
    */
   query(query: {
     mode: SearchMode;
     text?: string;
-    vector?: number[];
+    vector?: number[] | Promise<number[]>;
     topK?: number;
     filter?: MetadataFilter;
     namespace?: string;

@@ -327,6 +327,11 @@ export class NamespaceIndex {
     return this.#live > 0 ? this.#dimensions : undefined;
   }
 
+  /** Whether the chunk `id` is held. */
+  has(id: string): boolean {
+    return this.#keys.slotOf(id) !== undefined;
+  }
+
   hit(id: string): { text: string; metadata: ChunkMetadata } {
     const slot = this.#keys.slotOf(id)!;
     return { text: this.#texts.get(slot), metadata: this.#keys.metadata(slot) };

@@ -33,13 +33,27 @@ export type DocumentPage = { documents: DocumentSummary[]; cursor?: string };
 export type VectorQuery = {
   /** The query's text: sparse (BM25) retrieval scores it. */
   text: string;
-  /** The query's dense embedding; required for dense and hybrid modes. */
-  vector?: number[];
+  /**
+   * The query's dense embedding; required for dense and hybrid modes. A
+   * promise of it (the embeddings call in flight) lets an adapter start on
+   * what needs no vector: the embedded index scores BM25 meanwhile. Its
+   * rejection fails the query.
+   */
+  vector?: number[] | Promise<number[]>;
   mode: SearchMode;
   topK: number;
   filter?: MetadataFilter;
   namespace: string;
 };
+
+/** A query whose vector is there: what adapters that send it elsewhere work with. */
+export type ResolvedVectorQuery = Omit<VectorQuery, "vector"> & { vector?: number[] };
+
+/** `query` with its vector awaited (the adapters that need it before they start). */
+export async function resolvedVector(query: VectorQuery): Promise<ResolvedVectorQuery> {
+  if (!(query.vector instanceof Promise)) return query as ResolvedVectorQuery;
+  return { ...query, vector: await query.vector };
+}
 
 /**
  * The vector index port. Adapters: the in-process `LocalIndex` (dense cosine +

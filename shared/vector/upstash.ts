@@ -7,6 +7,8 @@ import {
   type DocumentSummary,
   documentSummary,
   type IndexedChunk,
+  resolvedVector,
+  type ResolvedVectorQuery,
   type SearchHit,
   type StoredChunk,
   type VectorIndex,
@@ -159,7 +161,8 @@ export class UpstashVectorIndex implements VectorIndex {
     }
   }
 
-  async query(query: VectorQuery): Promise<SearchHit[]> {
+  async query(asked: VectorQuery): Promise<SearchHit[]> {
+    const query = await resolvedVector(asked);
     const namespace = checkNamespace(query.namespace);
     if (!Number.isInteger(query.topK) || query.topK < 1) {
       throw new InvalidRequestError("topK: must be a positive whole number");
@@ -305,7 +308,7 @@ function toUpstashVector(chunk: IndexedChunk): UpstashHybridVector {
 
 /** The request for one search mode, or null when nothing can match. */
 function toUpstashQuery(
-  query: VectorQuery,
+  query: ResolvedVectorQuery,
   filter: string | undefined,
 ): UpstashQuery | null {
   const common = {

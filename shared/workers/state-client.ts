@@ -1,13 +1,14 @@
 import { z } from "zod";
 import type { CacheStore } from "../cache/port.ts";
 import { InvalidRequestError, SiftError } from "../errors.ts";
-import type {
-  DocumentPage,
-  IndexedChunk,
-  SearchHit,
-  StoredChunk,
-  VectorIndex,
-  VectorQuery,
+import {
+  type DocumentPage,
+  type IndexedChunk,
+  resolvedVector,
+  type SearchHit,
+  type StoredChunk,
+  type VectorIndex,
+  type VectorQuery,
 } from "../vector/port.ts";
 import type { DurableObjectNamespace } from "./durable-object.ts";
 import type { StateOp } from "./state-protocol.ts";
@@ -138,7 +139,8 @@ export class DurableObjectIndex implements VectorIndex {
     await this.#state.call("index.replaceDocuments", body, empty);
   }
 
-  async query(query: VectorQuery): Promise<SearchHit[]> {
+  async query(asked: VectorQuery): Promise<SearchHit[]> {
+    const query = await resolvedVector(asked); // sent as JSON: the vector itself, not a promise
     return (await this.#state.call("index.query", { query }, replies.hits)).hits;
   }
 

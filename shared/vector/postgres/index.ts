@@ -5,6 +5,7 @@ import {
   type DocumentPage,
   documentSummary,
   type IndexedChunk,
+  resolvedVector,
   type SearchHit,
   type StoredChunk,
   type VectorIndex,
@@ -168,7 +169,8 @@ export class PostgresIndex implements VectorIndex {
     ).then((rows) => rows.map(({ id, text, metadata }) => ({ id, text, metadata })));
   }
 
-  async query(query: VectorQuery): Promise<SearchHit[]> {
+  async query(asked: VectorQuery): Promise<SearchHit[]> {
+    const query = await resolvedVector(asked);
     if (query.topK <= 0) return [];
     if (query.mode !== "sparse" && !query.vector) {
       throw new InvalidRequestError("vector: required for dense and hybrid search");
