@@ -109,7 +109,8 @@ export class DenseVectors {
    * `query` (normalized) first. Should the bit codes' candidates hold fewer
    * than `limit` accepted slots (a filter few pass), every row is scored.
    * `meanwhile` runs once on this thread, while a helper thread counts the
-   * bit codes' pass where it can (see `BitCodes.nearest`).
+   * bit codes' pass where it can (see `BitCodes.nearest`). The first `exact`
+   * are in exact order; past them, int8's order may swap neighbours.
    */
   search(
     query: Float32Array,
@@ -117,11 +118,12 @@ export class DenseVectors {
     limit: number,
     accept: (slot: number) => boolean,
     meanwhile?: () => void,
+    exact = limit,
   ): SlotScore[] {
     const candidates = this.#candidates(query, slotCount, limit, meanwhile);
-    const found = this.#refined(query, candidates, slotCount, limit, accept);
+    const found = this.#refined(query, candidates, slotCount, limit, accept, exact);
     if (found.length >= limit || !candidates) return found;
-    return this.#refined(query, undefined, slotCount, limit, accept);
+    return this.#refined(query, undefined, slotCount, limit, accept, exact);
   }
 
   /** The rows the bit codes pick, or undefined for every row. */
@@ -154,12 +156,14 @@ export class DenseVectors {
     slotCount: number,
     limit: number,
     accept: (slot: number) => boolean,
+    exact: number,
   ): SlotScore[] {
     const scores = candidates
       ? this.rows.scoreSlots(query, candidates, candidates.length)
       : this.rows.scoreRange(query, 0, slotCount);
     // Ties go to the smaller slot, as they do after refining.
-    const best = new SlotTopK(Math.max(limit * 4, REFINE_AT_LEAST));
+    // The rows refined: four times those whose order must be exact, and every one returned.
+    const best = new SlotTopK(Math.max(exact * 4, REFINE_AT_LEAST, limit));
     for (let i = 0; i < scores.length; i++) {
       const score = scores[i]!;
       if (score < best.floor) continue;

@@ -148,6 +148,31 @@ Deno.test("past CODES_FROM_ROWS the search goes through bit codes and finds what
   assert.ok(same >= 95, `${same} of 100`);
 });
 
+Deno.test("search() with `exact` below `limit` returns `limit` rows, the first `exact` as all-exact does", () => {
+  const random = mulberry32(11);
+  const width = 256;
+  const topics = Array.from({ length: 20 }, () => unitVector(random, width));
+  const vectors = new DenseVectors(width);
+  const count = 3000;
+  for (let slot = 0; slot < count; slot++) {
+    const topic = topics[slot % topics.length]!;
+    const noise = unitVector(random, width);
+    const vector = topic.map((value, d) => value + 0.9 * noise[d]!);
+    const norm = Math.hypot(...vector);
+    vectors.set(slot, vector.map((value) => value / norm));
+  }
+  const everyRow = () => true;
+  for (let q = 0; q < 5; q++) {
+    const query = unitVector(random, width).map((value, d) => value + topics[q]![d]!);
+    const norm = Math.hypot(...query);
+    const normalized = query.map((value) => value / norm);
+    const all = vectors.search(normalized, count, 150, everyRow);
+    const topTen = vectors.search(normalized, count, 150, everyRow, undefined, 10);
+    assert.equal(topTen.length, 150, "every row asked for, past the refined ones too");
+    assert.deepEqual(topTen.slice(0, 10), all.slice(0, 10));
+  }
+});
+
 Deno.test("on many rows, passes over the codes' first 256 bits, then their first 512, keep what the full codes pick", () => {
   const random = mulberry32(9);
   const width = 1024, count = 8000, wanted = 15;

@@ -455,13 +455,16 @@ export class NamespaceIndex {
   /**
    * Dense retrieval: the best `limit` by cosine (dot product of normalized
    * vectors). `meanwhile` (a hybrid search's sparse side) runs once on this
-   * thread, while a helper thread counts bit codes where it can.
+   * thread, while a helper thread counts bit codes where it can. `exact`:
+   * how many of the first need their order exact (all by default; hybrid's
+   * fusion takes the rest by rank only).
    */
   dense(
     query: Float32Array,
     limit: number,
     filter?: MetadataFilter,
     meanwhile?: () => void,
+    exact = limit,
   ): Scored[] {
     if (this.#live === 0 || limit <= 0) {
       meanwhile?.();
@@ -473,7 +476,9 @@ export class NamespaceIndex {
           "re-ingest after changing the embedding model",
       );
     }
-    if (this.#vectors) return this.#denseRows(this.#vectors, query, limit, filter, meanwhile);
+    if (this.#vectors) {
+      return this.#denseRows(this.#vectors, query, limit, filter, meanwhile, exact);
+    }
     meanwhile?.();
     const accept = (slot: number) => this.#alive[slot] === 1 && this.#accepts(slot, filter);
     const { slots, scores } = this.#postingsDot.search(
@@ -494,10 +499,11 @@ export class NamespaceIndex {
     limit: number,
     filter: MetadataFilter | undefined,
     meanwhile: (() => void) | undefined,
+    exact: number,
   ): Scored[] {
     const accept = (slot: number) => this.#alive[slot] === 1 && this.#accepts(slot, filter);
     const top = new SlotTopK(limit, this.#idBefore);
-    const found = vectors.search(query, this.#keys.length, limit, accept, meanwhile);
+    const found = vectors.search(query, this.#keys.length, limit, accept, meanwhile, exact);
     for (const { slot, score } of found) {
       top.offer(slot, score);
     }
