@@ -11,6 +11,24 @@ function unitVector(random: () => number, width: number): Float32Array {
   return vector.map((value) => value / norm);
 }
 
+/** `count` rows around `topics` in turn, each its topic plus `noise` times a random unit vector. */
+function clusteredVectors(
+  random: () => number,
+  topics: Float32Array[],
+  count: number,
+  noise: number,
+): DenseVectors {
+  const width = topics[0]!.length;
+  const vectors = new DenseVectors(width);
+  for (let slot = 0; slot < count; slot++) {
+    const away = unitVector(random, width);
+    const vector = topics[slot % topics.length]!.map((value, d) => value + noise * away[d]!);
+    const norm = Math.hypot(...vector);
+    vectors.set(slot, vector.map((value) => value / norm));
+  }
+  return vectors;
+}
+
 Deno.test("the WebAssembly kernel and the JS kernel agree on dot products, Hamming distances and cuts over them", () => {
   assert.equal(dotKernelName(), "wasm-simd", "Deno compiles the SIMD kernel");
   const stride = 96, rows = 37, bytes = 64 * 1024;
@@ -126,15 +144,8 @@ Deno.test("past CODES_FROM_ROWS the search goes through bit codes and finds what
   const random = mulberry32(5);
   const width = 1024;
   const topics = Array.from({ length: 50 }, () => unitVector(random, width));
-  const vectors = new DenseVectors(width);
   const count = CODES_FROM_ROWS + 2000;
-  for (let slot = 0; slot < count; slot++) {
-    const topic = topics[slot % topics.length]!;
-    const noise = unitVector(random, width);
-    const vector = topic.map((value, d) => value + 0.8 * noise[d]!);
-    const norm = Math.hypot(...vector);
-    vectors.set(slot, vector.map((value) => value / norm));
-  }
+  const vectors = clusteredVectors(random, topics, count, 0.8);
   assert.ok(vectors.bits, "bit codes started");
   const everyRow = () => true;
   let same = 0;
@@ -152,15 +163,8 @@ Deno.test("search() with `exact` below `limit` returns `limit` rows, the first `
   const random = mulberry32(11);
   const width = 256;
   const topics = Array.from({ length: 20 }, () => unitVector(random, width));
-  const vectors = new DenseVectors(width);
   const count = 3000;
-  for (let slot = 0; slot < count; slot++) {
-    const topic = topics[slot % topics.length]!;
-    const noise = unitVector(random, width);
-    const vector = topic.map((value, d) => value + 0.9 * noise[d]!);
-    const norm = Math.hypot(...vector);
-    vectors.set(slot, vector.map((value) => value / norm));
-  }
+  const vectors = clusteredVectors(random, topics, count, 0.9);
   const everyRow = () => true;
   for (let q = 0; q < 5; q++) {
     const query = unitVector(random, width).map((value, d) => value + topics[q]![d]!);
