@@ -247,10 +247,12 @@ Deno.test("every documented JSON and event-stream reply matches its schema", asy
   const payload = JSON.stringify({
     documents: [{ id: "pushed", text: "Pushed text about BM25." }],
   });
-  const signed = new Webhook(INGEST_SECRET).sign("msg_1", new Date(), payload);
+  // One instant for both: read twice, a second can tick between them and break the signature.
+  const sentAt = new Date();
+  const signed = new Webhook(INGEST_SECRET).sign("msg_1", sentAt, payload);
   const signature = {
     "webhook-id": "msg_1",
-    "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+    "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
     "webhook-signature": signed,
   };
   for (const status of [201, 200]) {
