@@ -1,5 +1,21 @@
-import { InvalidRequestError, PayloadTooLargeError, SiftError } from "../errors.ts";
-import { formatBytes } from "./body.ts";
+import {
+  MaxFileSizeExceededError,
+  MaxHeaderSizeExceededError,
+  MaxPartsExceededError,
+  MaxTotalSizeExceededError,
+  MultipartParseError,
+  MultipartParser,
+  type MultipartPart,
+} from "@remix-run/multipart-parser";
+import {
+  InvalidRequestError,
+  PayloadTooLargeError,
+  RequestTimeoutError,
+  SiftError,
+} from "../errors.ts";
+import { BODY_READ_TIMEOUT_MS, formatBytes } from "./body.ts";
+import { ClientGoneError } from "./client-gone.ts";
+import { PartInProgress } from "./part-in-progress.ts";
 
 /** One part of a `multipart/form-data` body: a field's value or a file's bytes and name. */
 export type FormPart =
@@ -13,13 +29,13 @@ export type MultipartLimits = {
   /** Bytes the whole body may hold. */
   maxTotalBytes: number;
   fileTooLarge: (filename: string) => SiftError;
+  /** How long the whole body may take to arrive (`BODY_READ_TIMEOUT_MS`); then 408. */
+  timeoutMs?: number | undefined;
 };
 
 const MAX_FIELD_BYTES = 64 * 1024;
 const MAX_HEADER_BYTES = 16 * 1024;
 const MAX_FIELDS = 20;
-const encoder = new TextEncoder();
-const CRLFCRLF = encoder.encode("\r\n\r\n");
 
 /** The boundary of a `multipart/form-data` content type, or undefined for any other type. */
 export function multipartBoundary(contentType: string | null | undefined): string | undefined {
@@ -32,33 +48,14 @@ export function multipartBoundary(contentType: string | null | undefined): strin
   throw new InvalidRequestError("content-type: multipart/form-data needs a boundary");
 }
 
-function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
-  const first = needle[0]!;
-  for (let at = haystack.indexOf(first, from); at !== -1; at = haystack.indexOf(first, at + 1)) {
-    if (at + needle.length > haystack.length) return -1;
-    let match = true;
-    for (let offset = 1; offset < needle.length && match; offset++) {
-      match = haystack[at + offset] === needle[offset];
-    }
-    if (match) return at;
-  }
-  return -1;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.byteLength;
-  }
-  return joined;
-}
-
 /** The part's field name and file name from its `content-disposition`. */
-function dispositionOf(headers: string): { name: string; filename?: string } {
-  const line = headers.split("\r\n").find((header) => /^content-disposition:/i.test(header));
+function dispositionOf(part: MultipartPart): { name: string; filename?: string } {
+  let line: string | undefined;
+  try {
+    line = part.headers["content-disposition"];
+  } catch {
+    throw new InvalidRequestError("body: a multipart part's headers are not UTF-8");
+  }
   const name = line && /;\s*name="([^"]*)"/i.exec(line)?.[1];
   if (!line || name === undefined || name === null) {
     throw new InvalidRequestError("body: a multipart part has no content-disposition name");
@@ -77,14 +74,87 @@ function dispositionOf(headers: string): { name: string; filename?: string } {
   return { name, filename: base || "upload" };
 }
 
+function timedOut(timeoutMs: number): RequestTimeoutError {
+  return new RequestTimeoutError(
+    `The request body did not arrive within ${timeoutMs / 1000} s; send it whole, faster`,
+  );
+}
+
+function tooLarge(maxBytes: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`The request body exceeds the ${formatBytes(maxBytes)} limit`);
+}
+
+/** A form field's limit: no more than a file's. */
+function fieldTooLarge(name: string, limits: MultipartLimits): InvalidRequestError {
+  const maxBytes = Math.min(MAX_FIELD_BYTES, limits.maxFileBytes);
+  return new InvalidRequestError(`${name}: must be at most ${maxBytes} bytes`);
+}
+
+/** A part the parser has read whole, as a field or a file, within the form's limits. */
+function formPart(part: MultipartPart, earlier: FormPart[], limits: MultipartLimits): FormPart {
+  const { name, filename } = dispositionOf(part);
+  const files = earlier.filter((each) => each.kind === "file").length;
+  if (filename !== undefined) {
+    if (files >= limits.maxFiles) {
+      throw new InvalidRequestError(`file: at most ${limits.maxFiles} files per request`);
+    }
+    if (part.size > limits.maxFileBytes) throw limits.fileTooLarge(filename);
+    return { kind: "file", name, filename, bytes: part.bytes };
+  }
+  if (earlier.length - files >= MAX_FIELDS) {
+    throw new InvalidRequestError(`body: at most ${MAX_FIELDS} form fields`);
+  }
+  if (part.size > Math.min(MAX_FIELD_BYTES, limits.maxFileBytes)) throw fieldTooLarge(name, limits);
+  return { kind: "field", name, value: new TextDecoder().decode(part.bytes) };
+}
+
+/** The parser's refusals as sift's errors; a refused part is named from its headers. */
+function refusalOf(error: unknown, inProgress: PartInProgress, limits: MultipartLimits): unknown {
+  if (error instanceof MaxFileSizeExceededError) {
+    const part = inProgress.part();
+    if (!part) {
+      return new PayloadTooLargeError(
+        `body: a multipart part exceeds the ${formatBytes(limits.maxFileBytes)} limit`,
+      );
+    }
+    const { name, filename } = dispositionOf(part);
+    return filename === undefined ? fieldTooLarge(name, limits) : limits.fileTooLarge(filename);
+  }
+  if (error instanceof MaxTotalSizeExceededError) return tooLarge(limits.maxTotalBytes);
+  if (error instanceof MaxHeaderSizeExceededError) {
+    return new InvalidRequestError("body: a multipart part's headers are too long");
+  }
+  if (error instanceof MaxPartsExceededError) {
+    return new InvalidRequestError(
+      `body: at most ${limits.maxFiles} files and ${MAX_FIELDS} form fields`,
+    );
+  }
+  if (error instanceof MultipartParseError) {
+    return new InvalidRequestError(`body: not a multipart/form-data body (${error.message})`);
+  }
+  return error;
+}
+
+/** Whether the parser has read the closing delimiter (its `finish()` throws until then). */
+function finished(parser: MultipartParser): boolean {
+  try {
+    parser.finish();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Reads a `multipart/form-data` body as it streams in, holding each part's
+ * Reads a `multipart/form-data` body as it streams in, with
+ * `@remix-run/multipart-parser` (each byte scanned once), holding each part's
  * bytes only up to its limit: a file over `maxFileBytes` is refused (with
  * `fileTooLarge`) as soon as it passes the limit, before the rest of it is
- * read, and so is a body over `maxTotalBytes` (413).
+ * read, and so is a body over `maxTotalBytes` (413). A body not whole within
+ * `timeoutMs` (a client that stalls mid-body) is cancelled with a 408.
  *
  * @example
- * const parts = await readMultipart(request, boundary, limits);
+ * const parts = await readMultipart(request, boundary, { ...limits, timeoutMs: 30_000 });
  */
 export async function readMultipart(
   request: Request,
@@ -92,122 +162,51 @@ export async function readMultipart(
   limits: MultipartLimits,
 ): Promise<FormPart[]> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  const tooLarge = () =>
-    new PayloadTooLargeError(
-      `The request body exceeds the ${formatBytes(limits.maxTotalBytes)} limit`,
-    );
-  if (declared > limits.maxTotalBytes) throw tooLarge();
+  if (declared > limits.maxTotalBytes) throw tooLarge(limits.maxTotalBytes);
   if (!request.body) throw new InvalidRequestError("body: the multipart body is empty");
-  const opening = encoder.encode(`--${boundary}`);
-  const delimiter = encoder.encode(`\r\n--${boundary}`);
+  const timeoutMs = limits.timeoutMs ?? BODY_READ_TIMEOUT_MS;
   const reader = request.body.getReader();
+  let late = false;
+  // Cancelling the body ends the read that waits on it: a stalled client holds nothing for long.
+  const timer = setTimeout(() => {
+    late = true;
+    reader.cancel().catch(() => {});
+  }, timeoutMs);
+  const parser = new MultipartParser(boundary, {
+    maxHeaderSize: MAX_HEADER_BYTES,
+    maxFileSize: limits.maxFileBytes,
+    // One more than the form may hold: the part over a limit is refused by name, below.
+    maxParts: limits.maxFiles + MAX_FIELDS + 1,
+    maxTotalSize: limits.maxTotalBytes,
+  });
+  const inProgress = new PartInProgress(boundary, MAX_HEADER_BYTES);
   const parts: FormPart[] = [];
-  let pending: Uint8Array = new Uint8Array();
-  let state = "preamble" as "preamble" | "after" | "headers" | "body" | "done";
-  let current: { name: string; filename?: string; chunks: Uint8Array[]; size: number } | undefined;
   let total = 0;
-
-  const finishPart = () => {
-    if (!current) return;
-    const bytes = concat(current.chunks);
-    if (current.filename !== undefined) {
-      parts.push({ kind: "file", name: current.name, filename: current.filename, bytes });
-    } else {
-      parts.push({ kind: "field", name: current.name, value: new TextDecoder().decode(bytes) });
-    }
-    current = undefined;
-  };
-  const addContent = (bytes: Uint8Array) => {
-    if (!current || bytes.byteLength === 0) return;
-    current.size += bytes.byteLength;
-    if (current.filename !== undefined && current.size > limits.maxFileBytes) {
-      throw limits.fileTooLarge(current.filename);
-    }
-    if (current.filename === undefined && current.size > MAX_FIELD_BYTES) {
-      throw new InvalidRequestError(`${current.name}: must be at most ${MAX_FIELD_BYTES} bytes`);
-    }
-    current.chunks.push(bytes.slice());
-  };
-
-  /** Moves through `pending` as far as it can; false when it needs more bytes. */
-  const step = (final: boolean): boolean => {
-    if (state === "preamble") {
-      const at = indexOf(pending, opening);
-      if (at === -1) return false;
-      pending = pending.subarray(at + opening.length);
-      state = "after";
-      return true;
-    }
-    if (state === "after") {
-      if (pending.length < 2) return false;
-      if (pending[0] === 0x2d && pending[1] === 0x2d) {
-        state = "done";
-        return false;
-      }
-      const lineEnd = indexOf(pending, encoder.encode("\r\n"));
-      if (lineEnd === -1) return false;
-      pending = pending.subarray(lineEnd + 2);
-      state = "headers";
-      return true;
-    }
-    if (state === "headers") {
-      const end = indexOf(pending, CRLFCRLF);
-      if (end === -1) {
-        if (pending.length > MAX_HEADER_BYTES) {
-          throw new InvalidRequestError("body: a multipart part's headers are too long");
-        }
-        return false;
-      }
-      const { name, filename } = dispositionOf(new TextDecoder().decode(pending.subarray(0, end)));
-      const files = parts.filter((part) => part.kind === "file").length;
-      if (filename !== undefined && files >= limits.maxFiles) {
-        throw new InvalidRequestError(`file: at most ${limits.maxFiles} files per request`);
-      }
-      if (filename === undefined && parts.length - files >= MAX_FIELDS) {
-        throw new InvalidRequestError(`body: at most ${MAX_FIELDS} form fields`);
-      }
-      current = { name, ...(filename === undefined ? {} : { filename }), chunks: [], size: 0 };
-      pending = pending.subarray(end + CRLFCRLF.length);
-      state = "body";
-      return true;
-    }
-    if (state === "body") {
-      const at = indexOf(pending, delimiter);
-      if (at === -1) {
-        // Keep what could be the start of the delimiter; the rest is content.
-        const safe = final ? pending.length : Math.max(0, pending.length - delimiter.length + 1);
-        addContent(pending.subarray(0, safe));
-        pending = pending.subarray(safe);
-        return false;
-      }
-      addContent(pending.subarray(0, at));
-      finishPart();
-      pending = pending.subarray(at + delimiter.length);
-      state = "after";
-      return true;
-    }
-    return false;
-  };
-
   try {
-    while (state !== "done") {
-      const { done, value } = await reader.read();
-      if (value) {
-        total += value.byteLength;
-        if (total > limits.maxTotalBytes) throw tooLarge();
-        pending = pending.length ? concat([pending, value]) : value;
+    while (!finished(parser)) {
+      // Workers rejects the read a cancel ends, where Deno resolves it as done.
+      const { done, value } = await reader.read().catch((error) => {
+        throw late ? timedOut(timeoutMs) : new ClientGoneError(error);
+      });
+      if (late) throw timedOut(timeoutMs);
+      if (done) {
+        throw new InvalidRequestError("body: the multipart body ended before its closing boundary");
       }
-      while (step(Boolean(done)));
-      if (done) break;
+      total += value.byteLength;
+      if (total > limits.maxTotalBytes) throw tooLarge(limits.maxTotalBytes);
+      if (value.byteLength === 0) continue;
+      inProgress.add(value);
+      for (const part of parser.write(value)) {
+        inProgress.partEnded();
+        parts.push(formPart(part, parts, limits));
+      }
     }
+    return parts;
   } catch (error) {
+    throw refusalOf(error, inProgress, limits);
+  } finally {
+    clearTimeout(timer);
+    // What follows the closing delimiter, or the rest of a refused body, is never read.
     await reader.cancel().catch(() => {});
-    throw error;
   }
-  if (state !== "done") {
-    await reader.cancel().catch(() => {});
-    throw new InvalidRequestError("body: the multipart body ended before its closing boundary");
-  }
-  await reader.cancel().catch(() => {});
-  return parts;
 }
