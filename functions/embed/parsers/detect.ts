@@ -1,7 +1,7 @@
 import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
 
-/** The kinds of file sift reads. */
-export type FileKind = "pdf" | "docx" | "html" | "markdown" | "text" | "jsonl";
+/** The kinds of file sift reads; a gzip is read as the file inside it. */
+export type FileKind = "pdf" | "docx" | "html" | "markdown" | "text" | "jsonl" | "gzip";
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0) =>
   signature.every((byte, position) => bytes[offset + position] === byte);
@@ -23,11 +23,11 @@ const BINARY_SIGNATURES: readonly { name: string; test: (bytes: Uint8Array) => b
     test: (b) => startsWith(b, [0x49, 0x49, 0x2a, 0]) || startsWith(b, [0x4d, 0x4d, 0, 0x2a]),
   },
   { name: "an AVIF or HEIC image", test: (b) => startsWith(b, ascii("ftyp"), 4) },
-  { name: "a gzip archive", test: (b) => startsWith(b, [0x1f, 0x8b]) },
   { name: "an executable", test: (b) => startsWith(b, [0x7f, 0x45, 0x4c, 0x46]) },
 ];
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
+const GZIP = [0x1f, 0x8b];
 
 /** Where `needle` first occurs in `bytes`, or -1. */
 function indexOfBytes(bytes: Uint8Array, needle: readonly number[], from = 0): number {
@@ -59,6 +59,8 @@ function looksLikeHtml(text: string, name: string): boolean {
 /**
  * The kind of file from its bytes: magic numbers first (a PNG named `.txt` is
  * still a PNG), the name only to tell Markdown and `.jsonl` from plain text.
+ * A gzip is `gzip` whatever it holds (its compressed bytes may even show a
+ * `%PDF-`): `parseKind` unpacks it and asks again of the file inside.
  * Anything else is refused with the reason.
  *
  * @example
@@ -66,6 +68,7 @@ function looksLikeHtml(text: string, name: string): boolean {
  */
 export function detectFileKind(bytes: Uint8Array, name: string): FileKind {
   if (bytes.length === 0) throw new DocumentRefusedError(name, "empty", "is empty");
+  if (startsWith(bytes, GZIP)) return "gzip";
   // The PDF header may sit anywhere in the first 1024 bytes.
   const pdfAt = indexOfBytes(bytes.subarray(0, 1024), ascii("%PDF-"));
   if (pdfAt !== -1) return "pdf";

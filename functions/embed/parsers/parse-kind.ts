@@ -6,7 +6,7 @@ import type { FileLimits } from "./limits.ts";
 import { reasonOf } from "./reason.ts";
 
 /** A parsed file with the kind it was read as. */
-export type ParsedFile = ParsedDocument & { kind: Exclude<FileKind, "jsonl"> };
+export type ParsedFile = ParsedDocument & { kind: Exclude<FileKind, "jsonl" | "gzip"> };
 
 const LABELS: Record<FileKind, string> = {
   pdf: "PDF",
@@ -15,6 +15,7 @@ const LABELS: Record<FileKind, string> = {
   markdown: "Markdown file",
   text: "text file",
   jsonl: "JSON Lines file",
+  gzip: "gzip file",
 };
 
 /**
@@ -69,6 +70,12 @@ async function parseByKind(
     case "text": {
       const { parsePlainText } = await import("./text.ts");
       return { kind, ...parsePlainText(decodeText(bytes)!) };
+    }
+    case "gzip": {
+      // Read as the file inside, named as sent: its refusals name `notes.md.gz`.
+      const { gunzipFile } = await import("./gzip.ts");
+      const inner = await gunzipFile(bytes, name, limits);
+      return await parseKind(inner.kind, inner.bytes, name, limits);
     }
     case "jsonl":
       throw new DocumentRefusedError(

@@ -3,6 +3,7 @@ import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
 import type { FileLimits } from "./limits.ts";
 import { blocksOf } from "./pdf-blocks.ts";
 import { pdfDamage, pdfTruncation } from "./pdf-damage.ts";
+import { pdfExpansion } from "./pdf-expansion.ts";
 import {
   linesOf,
   readingOrder,
@@ -22,12 +23,36 @@ const SCANNED_CHARS_PER_PAGE = 20;
 /** A baseline more than this far from horizontal (degrees) is rotated text. */
 const ROTATED_DEGREES = 3;
 
+/** Pixels of the largest image pdf.js decodes (it draws none to read text): 4096 × 4096. */
+const MAX_IMAGE_PIXELS = 4096 * 4096;
+
+/**
+ * pdf.js's options that bound its work or memory, for text only: no image
+ * or canvas past `MAX_IMAGE_PIXELS`, no OffscreenCanvas, image decoder,
+ * WebAssembly decoder, font face, system font lookup or XFA form. pdf.js has
+ * no bound on what a stream inflates to (see `pdfExpansion`) nor on a
+ * ToUnicode CMap's ranges (2^24 - 1 codes each, any number of them).
+ */
+const PDFJS_OPTIONS = {
+  verbosity: 0,
+  maxImageSize: MAX_IMAGE_PIXELS,
+  canvasMaxAreaInBytes: 4 * MAX_IMAGE_PIXELS,
+  isOffscreenCanvasSupported: false,
+  isImageDecoderSupported: false,
+  useWasm: false,
+  disableFontFace: true,
+  useSystemFonts: false,
+  fontExtraProperties: false,
+  enableXfa: false,
+} as const;
+
 /**
  * A PDF's text, page by page in reading order, with headings told by their
  * size. pdf.js (through unpdf's serverless build) is loaded here, on the first
- * PDF, so nothing else pays for it. Whatever pdf.js throws on the way (a
- * page tree that loops, a stream cut short) is a refusal naming the file as
- * truncated or damaged.
+ * PDF, so nothing else pays for it. Its streams are inflated and counted
+ * first, within `ARCHIVE_MAX_EXPANDED_BYTES` (see `pdfExpansion`). Whatever
+ * pdf.js throws on the way (a page tree that loops, a stream cut short) is a
+ * refusal naming the file as truncated or damaged.
  */
 export async function parsePdf(
   bytes: Uint8Array,
@@ -36,11 +61,13 @@ export async function parsePdf(
 ): Promise<ParsedDocument> {
   const truncated = pdfTruncation(name, bytes);
   if (truncated) throw truncated;
+  const expanded = await pdfExpansion(name, bytes, limits.maxExpandedBytes);
+  if (expanded) throw expanded;
   const { getDocumentProxy } = await import("unpdf");
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // pdf.js takes the buffer over: hand it a copy so the caller's bytes stay readable.
-    pdf = await getDocumentProxy(bytes.slice(), { verbosity: 0 });
+    pdf = await getDocumentProxy(bytes.slice(), PDFJS_OPTIONS);
   } catch (error) {
     if ((error as Error)?.name === "PasswordException") {
       throw new DocumentRefusedError(
