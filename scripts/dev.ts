@@ -18,6 +18,7 @@ const child = new Deno.Command(Deno.execPath(), {
     "--allow-env",
     "--allow-read",
     "--allow-write",
+    "--allow-run",
     "main.ts",
   ],
   cwd: new URL("../", import.meta.url).pathname,

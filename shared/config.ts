@@ -93,6 +93,7 @@ const envSchema = z.object({
   PDF_MAX_PAGES: positiveInt(100_000).default(500),
   ARCHIVE_MAX_EXPANDED_BYTES: positiveInt(2 ** 31).default(50 * 1024 * 1024),
   FILE_PARSE_TIMEOUT_MS: positiveInt(600_000).default(30_000),
+  FILE_PARSE_MEMORY_MB: positiveInt(16_384).default(512),
   EVAL_MAX_DEGRADED_SHARE: z.coerce.number({ error: "must be a number" })
     .min(0, { error: "must be between 0 and 1" })
     .max(1, { error: "must be between 0 and 1" })
@@ -266,13 +267,15 @@ export type Config = {
    * Uploaded files: bytes per file (`FILE_MAX_BYTES`), pages per PDF
    * (`PDF_MAX_PAGES`), bytes an archive such as a DOCX may expand to
    * (`ARCHIVE_MAX_EXPANDED_BYTES`), and how long one file's parse may take
-   * off the request loop (`FILE_PARSE_TIMEOUT_MS`, Deno).
+   * (`FILE_PARSE_TIMEOUT_MS`) and how much memory its child process may hold
+   * (`FILE_PARSE_MEMORY_MB`) on Deno.
    */
   files: {
     maxBytes: number;
     maxPdfPages: number;
     maxExpandedBytes: number;
     parseTimeoutMs: number;
+    parseMemoryMb: number;
   };
   /**
    * Above this share of a variant's judgments left out (unreadable) or of
@@ -415,6 +418,7 @@ export function readConfig(env: Record<string, unknown>): Config {
       maxPdfPages: e.PDF_MAX_PAGES,
       maxExpandedBytes: e.ARCHIVE_MAX_EXPANDED_BYTES,
       parseTimeoutMs: e.FILE_PARSE_TIMEOUT_MS,
+      parseMemoryMb: e.FILE_PARSE_MEMORY_MB,
     },
     evalMaxDegradedShare: e.EVAL_MAX_DEGRADED_SHARE,
     prices: priceTable(e.MODEL_PRICES),

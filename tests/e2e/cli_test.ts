@@ -6,7 +6,15 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 
 async function run(args: string[], env: Record<string, string> = {}) {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", ...args],
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      "--allow-run",
+      ...args,
+    ],
     cwd: ROOT,
     env: { NO_COLOR: "1", SIFT_DATA_DIR: await Deno.makeTempDir(), ...env },
     stdout: "piped",

@@ -13,7 +13,15 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 /** Runs an entry that is expected to exit by itself; fails if it is still up after 30 s. */
 async function runToExit(env: Record<string, string>, entry: string[]) {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", ...entry],
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      "--allow-run",
+      ...entry,
+    ],
     cwd: ROOT,
     env: { ...env, PORT: String(freePort()), NO_COLOR: "1" },
     stdout: "piped",

@@ -153,7 +153,15 @@ Deno.test("the all-in-one server with STEP_URL_FUSE and no shared index refuses 
   const dataDir = await Deno.makeTempDir({ prefix: "sift-processes-" });
   try {
     const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "main.ts"],
+      args: [
+        "run",
+        "--allow-net",
+        "--allow-env",
+        "--allow-read",
+        "--allow-write",
+        "--allow-run",
+        "main.ts",
+      ],
       cwd: ROOT,
       env: {
         SIFT_DATA_DIR: dataDir,

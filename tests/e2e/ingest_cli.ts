@@ -22,6 +22,7 @@ export async function runIngest(args: string[], dataDir: string) {
       "--allow-env",
       "--allow-read",
       "--allow-write",
+      "--allow-run",
       "scripts/ingest.ts",
       ...args,
     ],

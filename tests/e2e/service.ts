@@ -61,7 +61,15 @@ async function startOnce(
   options: { openFiles?: number },
 ): Promise<RunningService> {
   const port = freePort();
-  const args = ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", ...entry];
+  const args = [
+    "run",
+    "--allow-net",
+    "--allow-env",
+    "--allow-read",
+    "--allow-write",
+    "--allow-run",
+    ...entry,
+  ];
   // `openFiles`: the process's descriptor limit (`ulimit -n`), set by a shell that then
   // becomes deno (exec), so `pid` is still the server's.
   const command = options.openFiles

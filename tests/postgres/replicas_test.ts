@@ -232,7 +232,15 @@ test("a database without pgvector stops the start with one line", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "sift-nopgvector-" });
   dataDirs.push(dataDir);
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "main.ts"],
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      "--allow-run",
+      "main.ts",
+    ],
     cwd: ROOT,
     env: {
       DATABASE_URL: bare.url,

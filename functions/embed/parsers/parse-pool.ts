@@ -1,15 +1,17 @@
 /**
- * Parse workers for Deno: a PDF, DOCX or HTML file is read in a Web Worker,
- * so the request loop answers other callers while it runs, and a parse that
- * outlives `FILE_PARSE_TIMEOUT_MS` is stopped by terminating its worker (the
- * only way to stop synchronous code) and refused. Deno-only: `index.ts` loads
- * this module dynamically, never on workerd.
+ * Parse workers for a Deno that may not start processes (no `--allow-run`):
+ * a PDF, DOCX or HTML file is read in a Web Worker, so the request loop
+ * answers other callers while it runs, and a parse that outlives
+ * `FILE_PARSE_TIMEOUT_MS` is stopped by terminating its worker (the only way
+ * to stop synchronous code) and refused. A worker shares the server's heap,
+ * so this bounds time, not memory: `parse-processes.ts` is the contained
+ * path. Deno-only: `index.ts` loads this module dynamically, never on workerd.
  */
 import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
 import type { FileKind } from "./detect.ts";
 import type { FileLimits } from "./limits.ts";
 import { type ParsedFile, parseKind } from "./parse-kind.ts";
-import type { ParseJob, ParseReply } from "./parse-worker.ts";
+import { parsedFrom, type ParseJob, type ParseReply } from "./parse-reply.ts";
 
 /** Workers parsing at once; more files wait their turn (each thread holds pdf.js's heap). */
 const MAX_WORKERS = 2;
@@ -74,12 +76,7 @@ export async function parseInWorker(
     }
     workerAnswered = true;
     reusable = true;
-    if ("parsed" in reply) return reply.parsed;
-    if ("refusal" in reply) {
-      const { file, reason, why } = reply.refusal;
-      throw new DocumentRefusedError(file, reason, why);
-    }
-    throw new Error(`the parse worker failed on ${name}: ${reply.failure}`);
+    return parsedFrom(reply, name);
   } finally {
     running--;
     if (reusable) keepIdle(worker);
