@@ -10,9 +10,18 @@
  * await sha256Hex("abc"); // "ba7816bf..."
  */
 export async function sha256Hex(text: string): Promise<string> {
-  const bytes = new TextEncoder().encode(text);
+  return await sha256HexOfBytes(new TextEncoder().encode(text));
+}
+
+/**
+ * Hex SHA-256 of bytes, as `sha256Hex` hashes a string's UTF-8.
+ *
+ * @example
+ * await sha256HexOfBytes(await Deno.readFile("paper.pdf")); // the file's content_sha256
+ */
+export async function sha256HexOfBytes(bytes: Uint8Array): Promise<string> {
   if (bytes.length <= INLINE_MAX_BYTES) return hex(sha256(bytes));
-  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource)));
 }
 
 /** About where Web Crypto's native hash starts to win, round trip included. */

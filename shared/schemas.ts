@@ -14,6 +14,26 @@ export const namespaceSchema = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "must be 1-64 letters, digits, '_' or '-'" })
   .default(DEFAULT_NAMESPACE);
 
+/**
+ * A document's id: 1-200 letters, digits, `.`, `_`, `:` or `-`, in parts with `/` between them
+ * (`alpha/README`, the path of a file in a folder given to `ingest`). No part is `.` or `..`,
+ * nor empty: a URL carries the id percent-encoded (`/v1/documents/alpha%2FREADME`,
+ * `sift://default/alpha%2FREADME`), and a proxy that decodes `%2F` must not find a `..` there.
+ *
+ * @example
+ * documentIdSchema.parse("alpha/README"); // "alpha/README"
+ */
+export const documentIdSchema = z
+  .string({ error: "must be a string" })
+  .regex(/^[A-Za-z0-9._:-]+(?:\/[A-Za-z0-9._:-]+)*$/, {
+    error: "must be letters, digits, '.', '_', ':' or '-', with '/' between parts",
+  })
+  .max(200, { error: "must be at most 200 characters" })
+  .refine((id) => id.split("/").every((part) => part !== "." && part !== ".."), {
+    // A URL path cannot carry them: DELETE /v1/documents/.. would never reach this id.
+    error: "must not have '.' or '..' as a part",
+  });
+
 export const searchModeSchema = z.enum(["dense", "sparse", "hybrid"], {
   error: "must be dense, sparse or hybrid",
 });

@@ -45,7 +45,20 @@ const UPLOAD_FORM = {
       items: { type: "string", format: "binary" },
       description: "One or more files: PDF, DOCX, HTML, Markdown or plain text",
     },
+    id: {
+      type: "array",
+      items: { type: "string", maxLength: 200 },
+      description: "The id of the document the file part after it becomes (alpha/README); " +
+        "without one, the file's name without its extension",
+    },
     namespace: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$", default: "default" },
+    skip_unchanged: {
+      type: "string",
+      enum: ["true", "false"],
+      default: "false",
+      description: "true: a file whose bytes hash to its stored document's `content_sha256` is " +
+        "not parsed or stored again, and is listed in `unchanged`",
+    },
   },
 };
 
@@ -64,8 +77,11 @@ export function mountEmbed(app: Hono<AppEnv>): void {
         "ingesting an id again replaces its chunks. A missing id is derived from the text. As " +
         "`multipart/form-data` (`curl -F file=@paper.pdf -F namespace=papers`), each `file` " +
         "part is a PDF, Word (.docx), HTML, Markdown or text file, told by its bytes: its id is " +
-        "its name without the extension, its name is kept as metadata `source`, and PDF chunks " +
-        "carry `page`. An image, a scan, an encrypted PDF, an empty file, or a file over " +
+        "the `id` field sent just before it, else its name without the extension; its name is " +
+        "kept as metadata `source`, the SHA-256 of its bytes as `content_sha256`, and PDF " +
+        "chunks carry `page`. Two files with one id are a 400 naming both. With " +
+        "`skip_unchanged=true`, a file whose stored document has its `content_sha256` is skipped " +
+        "and listed in `unchanged`. An image, a scan, an encrypted PDF, an empty file, or a file over " +
         "`FILE_MAX_BYTES`, `PDF_MAX_PAGES` or `ARCHIVE_MAX_EXPANDED_BYTES` is refused (400, 413 " +
         "or 415, naming the file and why) and nothing from the request is stored.",
       body: ingestSchema,

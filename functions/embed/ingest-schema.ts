@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "../../shared/limits.ts";
-import { namespaceSchema } from "../../shared/schemas.ts";
+import { documentIdSchema, namespaceSchema } from "../../shared/schemas.ts";
 import { DATE_FIELDS, futureDateProblem } from "../../shared/documents/dates.ts";
 
 /**
@@ -9,12 +9,7 @@ import { DATE_FIELDS, futureDateProblem } from "../../shared/documents/dates.ts"
  * route and the webhook share it without importing each other.
  */
 const documentSchema = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9._:\-]{1,200}$/, {
-    error: "must be 1-200 letters, digits, '.', '_', ':' or '-'",
-  }).refine((id) => id !== "." && id !== "..", {
-    // A URL path cannot carry them: DELETE /v1/documents/.. would never reach this id.
-    error: "must not be '.' or '..'",
-  }).optional(),
+  id: documentIdSchema.optional(),
   text: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(
     LIMITS.documentChars,
     { error: `must be at most ${LIMITS.documentChars} characters` },

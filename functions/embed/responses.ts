@@ -8,6 +8,10 @@ export const ingestResponseSchema = z.object({
     chunks: z.number().int(),
   })),
   chunks: z.number().int().meta({ description: "Chunks written, over all documents" }),
+  unchanged: z.array(z.string()).optional().meta({
+    description: "With an upload's `skip_unchanged=true`: the ids of files whose bytes match " +
+      "the `content_sha256` their stored document has, neither parsed nor stored again",
+  }),
 });
 
 /** `DELETE /v1/documents/:id`. */

@@ -1,28 +1,33 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { LIMITS } from "../../shared/limits.ts";
-import { namespaceSchema } from "../../shared/schemas.ts";
-import { InvalidRequestError } from "../../shared/errors.ts";
 import { DocumentRefusedError } from "../../shared/documents/refusal.ts";
-import { type DocumentInput, ingestDocuments } from "../../shared/documents/ingest.ts";
-import { type FormPart, readMultipart } from "../../shared/http/multipart.ts";
+import {
+  type DocumentInput,
+  ingestDocuments,
+  type IngestResult,
+} from "../../shared/documents/ingest.ts";
+import { readMultipart } from "../../shared/http/multipart.ts";
+import { sha256HexOfBytes } from "../../shared/hash.ts";
+import type { VectorIndex } from "../../shared/vector/port.ts";
 import { parseFile } from "./parsers/index.ts";
+import { readUploadForm, type UploadedFile } from "./upload-form.ts";
 
 /** Room for the form's own bytes (boundaries, part headers, fields) beside the files. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
 
-/** A document id from a file's name: `Tide Tables.pdf` → `Tide-Tables`. */
-export function fileDocumentId(filename: string): string {
-  return filename.replace(/\.[^.]+$/, "").replace(/[^A-Za-z0-9._:-]+/g, "-")
-    .replace(/^[.]+$/, "").slice(0, 200) || "document";
-}
-
-/** A parsed file as a document: its blocks, its title, and its name kept as `source`. */
+/**
+ * A parsed file as a document: its blocks, its title, its name kept as
+ * `source`, and the SHA-256 of its bytes as `content_sha256`.
+ */
 async function documentOfFile(
-  part: Extract<FormPart, { kind: "file" }>,
+  part: UploadedFile,
+  contentSha256: string,
   limits: AppEnv["Variables"]["config"]["files"],
+  signal: AbortSignal,
 ): Promise<DocumentInput> {
-  const parsed = await parseFile(part.bytes, part.filename, limits);
+  // The request's signal: a caller that goes away ends its parse (its child process, on Deno).
+  const parsed = await parseFile(part.bytes, part.filename, limits, signal);
   const text = parsed.blocks.map((block) => block.text).join("\n\n");
   if (text.length > LIMITS.documentChars) {
     throw new DocumentRefusedError(
@@ -32,19 +37,34 @@ async function documentOfFile(
     );
   }
   return {
-    id: fileDocumentId(part.filename),
+    id: part.id,
     text,
     title: parsed.title ?? part.filename,
-    metadata: { source: part.filename, type: parsed.kind },
+    metadata: { source: part.filename, type: parsed.kind, content_sha256: contentSha256 },
     blocks: parsed.blocks,
   };
 }
 
+/** The `content_sha256` the stored document was ingested with, if it has one. */
+async function storedContentSha256(
+  index: Pick<VectorIndex, "getDocument">,
+  id: string,
+  namespace: string,
+): Promise<string | undefined> {
+  const [first] = await index.getDocument(id, { namespace });
+  const stored = first?.metadata.content_sha256;
+  return typeof stored === "string" ? stored : undefined;
+}
+
 /**
  * `POST /v1/documents` as `multipart/form-data` (what `curl -F file=@paper.pdf`
- * and browsers send): one or more `file` parts and an optional `namespace`
- * field. Every file is read within `FILE_MAX_BYTES` and parsed before
- * anything is stored, so one refused file stores none of them.
+ * and browsers send): one or more `file` parts, each after an optional `id`
+ * field, and optional `namespace` and `skip_unchanged` fields (see
+ * `readUploadForm`). Every file is read within `FILE_MAX_BYTES` and parsed
+ * before anything is stored, so one refused file stores none of them. With
+ * `skip_unchanged=true`, a file whose bytes hash to the `content_sha256` its
+ * stored document has is neither parsed nor stored again, and is listed in
+ * `unchanged`.
  */
 export async function ingestUpload(c: Context<AppEnv>, boundary: string) {
   const limits = c.var.config.files;
@@ -58,30 +78,25 @@ export async function ingestUpload(c: Context<AppEnv>, boundary: string) {
         "too_large",
         `is over the limit of ${limits.maxBytes} bytes (FILE_MAX_BYTES)`,
       ),
+    timeoutMs: c.var.config.bodyReadTimeoutMs,
   });
-  let namespaceValue: string | undefined;
-  const files: Extract<FormPart, { kind: "file" }>[] = [];
-  for (const part of parts) {
-    if (part.kind === "file" && part.name === "file") files.push(part);
-    else if (part.kind === "field" && part.name === "namespace") namespaceValue = part.value;
-    else {
-      throw new InvalidRequestError(
-        `unknown form field "${part.name.slice(0, 100)}": send file parts and a namespace field`,
-      );
-    }
-  }
-  if (files.length === 0) {
-    throw new InvalidRequestError("file: send at least one file part (curl -F file=@paper.pdf)");
-  }
-  const namespace = namespaceSchema.safeParse(namespaceValue || undefined);
-  if (!namespace.success) {
-    throw new InvalidRequestError(`namespace: ${namespace.error.issues[0]?.message}`);
-  }
+  const form = readUploadForm(parts);
+  const unchanged: string[] = [];
   const documents: DocumentInput[] = [];
-  for (const file of files) documents.push(await documentOfFile(file, limits));
-  return await ingestDocuments(
-    c.var.deps,
-    { documents, namespace: namespace.data, chunking: c.var.config.chunking },
-    c.req.raw.signal,
-  );
+  for (const file of form.files) {
+    const contentSha256 = await sha256HexOfBytes(file.bytes);
+    const stored = form.skipUnchanged
+      ? await storedContentSha256(c.var.deps.index, file.id, form.namespace)
+      : undefined;
+    if (stored === contentSha256) unchanged.push(file.id);
+    else documents.push(await documentOfFile(file, contentSha256, limits, c.req.raw.signal));
+  }
+  const result: IngestResult = documents.length
+    ? await ingestDocuments(
+      c.var.deps,
+      { documents, namespace: form.namespace, chunking: c.var.config.chunking },
+      c.req.raw.signal,
+    )
+    : { namespace: form.namespace, documents: [], chunks: 0 };
+  return form.skipUnchanged ? { ...result, unchanged } : result;
 }

@@ -51,6 +51,13 @@ export const RUN_ELSEWHERE: Record<string, Elsewhere> = {
     evidence: "photo.txt",
     why: "a refusal: curl exits non-zero on the 415; the test uploads the same file and checks it",
   },
+  "curl -F id=alpha/README -F file=@alpha/README -F id=beta/README -F file=@beta/README -F skip_unchanged=true http://127.0.0.1:${PORT:-8787}/v1/documents":
+    {
+      test: "tests/routes/documents_upload_ids_test.ts",
+      evidence: "skip_unchanged",
+      why: "files of the reader's own folders; the test sends files under id fields, then again " +
+        "with skip_unchanged=true",
+    },
   "deno task ingest ~/papers --namespace papers": {
     test: "tests/e2e/ingest_files_test.ts",
     evidence: "runIngest([folder]",

@@ -97,7 +97,8 @@ Deno.test("POST /v1/documents answers 400 naming documents for none or too many"
 
 Deno.test("POST /v1/documents answers 400 naming documents.N.id for a bad id", async () => {
   const { post } = testApp();
-  for (const id of ["has space", "a/b", "x#1", "", "y".repeat(201)]) {
+  // `/` joins an id's parts (a folder's `alpha/README`); an empty or `..` part is refused.
+  for (const id of ["has space", "a//b", "/a", "a/../b", "x#1", "", "y".repeat(201)]) {
     const response = await post("/v1/documents", { documents: [{ id, text: "text" }] });
     assert.equal(response.status, 400, id);
     assert.match((await response.json() as ErrorBody).error.message, /^documents\.0\.id: /);

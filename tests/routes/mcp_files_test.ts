@@ -69,3 +69,41 @@ Deno.test("MCP ingest refuses a PNG named .txt, saying why, and stores nothing",
     await close();
   }
 });
+
+Deno.test("MCP ingest refuses two files that would be one document, naming both; ids with '/' keep them apart", async () => {
+  const { app, env, count } = uploadApp();
+  const { client, close } = await mcpOver(app, env);
+  const file = (name: string, text: string, id?: string) => ({
+    name,
+    content_base64: encodeBase64(new TextEncoder().encode(text)),
+    ...(id ? { id } : {}),
+  });
+  try {
+    const clash = await client.callTool({
+      name: "ingest",
+      arguments: { files: [file("notes.md", "Gannets nest."), file("notes.txt", "Puffins nest.")] },
+    });
+    assert.equal(clash.isError, true);
+    assert.match(
+      textOf(clash),
+      /notes\.md \(file 1\) and notes\.txt \(file 2\) are both document "notes"/,
+    );
+    assert.equal(await count(), 0);
+    const apart = await client.callTool({
+      name: "ingest",
+      arguments: {
+        files: [
+          file("README", "Gannets nest.", "a/README"),
+          file("README", "Puffins nest.", "b/README"),
+        ],
+      },
+    });
+    assert.ok(!apart.isError, textOf(apart));
+    const uris = (apart.structuredContent as Structured).documents.map((d: Structured) => d.uri);
+    assert.deepEqual(uris, ["sift://default/a%2FREADME", "sift://default/b%2FREADME"]);
+    const read = await client.readResource({ uri: "sift://default/b%2FREADME" });
+    assert.equal((read.contents[0] as { text: string }).text, "Puffins nest.");
+  } finally {
+    await close();
+  }
+});

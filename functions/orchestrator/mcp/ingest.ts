@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp";
 import { z } from "zod";
 import { LIMITS } from "../../../shared/limits.ts";
-import { namespaceSchema } from "../../../shared/schemas.ts";
+import { documentIdSchema, namespaceSchema } from "../../../shared/schemas.ts";
 import { callStep } from "../../../shared/steps/call.ts";
 import { resolveStep } from "../../../shared/steps/transport.ts";
 import { runTool } from "./cancel.ts";
@@ -21,9 +21,9 @@ const MAX_FILE_BASE64_CHARS = Math.ceil(LIMITS.ingestBodyBytes / 3) * 4;
 const ingestInput = {
   documents: z.array(
     z.strictObject({
-      id: z.string().regex(/^[A-Za-z0-9._:\-]{1,200}$/, {
-        error: "must be 1-200 letters, digits, '.', '_', ':' or '-'",
-      }).optional().meta({ description: "Ingesting an id again replaces its chunks" }),
+      id: documentIdSchema.optional().meta({
+        description: "Ingesting an id again replaces its chunks",
+      }),
       text: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" })
         .max(LIMITS.documentChars, {
           error: `must be at most ${LIMITS.documentChars} characters`,
@@ -43,6 +43,10 @@ const ingestInput = {
       name: z.string().min(1).max(255).meta({
         description: "The file's name, kept as the document's source (paper.pdf)",
       }),
+      id: documentIdSchema.optional().meta({
+        description: "The document's id (a file's path in a folder: alpha/README); without " +
+          "it, the name without its extension (paper)",
+      }),
       content_base64: z.string().min(1).max(MAX_FILE_BASE64_CHARS).regex(/^[A-Za-z0-9+/]*={0,2}$/, {
         error: "must be base64",
       }).meta({ description: "The file's bytes, base64" }),
@@ -57,11 +61,13 @@ const ingestInput = {
 
 /** The files as the `multipart/form-data` upload `POST /v1/documents` takes. */
 function uploadForm(
-  files: readonly { name: string; content_base64: string }[],
+  files: readonly { name: string; id?: string | undefined; content_base64: string }[],
   namespace: string,
 ): FormData {
   const form = new FormData();
   for (const file of files) {
+    // An id field names the file part after it.
+    if (file.id !== undefined) form.append("id", file.id);
     const binary = atob(file.content_base64);
     const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
     form.append("file", new Blob([bytes]), file.name);
@@ -92,7 +98,9 @@ export function registerIngest(server: McpServer, context: McpContext): void {
     title: "Ingest documents",
     description: "Adds documents to a namespace: chunked, embedded and indexed. A document " +
       "whose id exists already has its chunks replaced. Send `documents` as text, or `files` " +
-      "(name and base64 bytes: PDF, DOCX, HTML, Markdown, text), one or the other.",
+      "(name and base64 bytes: PDF, DOCX, HTML, Markdown, text), one or the other. Two " +
+      "documents or files with one id are refused, naming both: give each file its own `id` " +
+      "(its path, alpha/README) when names repeat.",
     inputSchema: z.strictObject(ingestInput),
     outputSchema: ingestOutput,
     annotations: {
