@@ -38,20 +38,30 @@ export const cohereErrorSchema = z.object({
 
 const providerHealthSchema = z.enum(["ok", "degraded", "down"]);
 
+/** A log record a start of the embedded index cut from the log's end. */
+export const recoveredTailSchema = z.object({
+  file: z.string(),
+  offset: z.number().int(),
+  dropped_records: z.number().int(),
+  dropped_bytes: z.number().int(),
+  at: z.string().meta({ description: "When the start cut it (ISO 8601)" }),
+});
+
 /** The embedded index's own state (absent with Upstash Vector). */
 const indexStatusSchema = z.object({
   status: z.enum(["loading", "ok", "failed"]).meta({
     description: "`loading` until the index serves; `failed` when its files could not be " +
       "read (`problems.index` says why)",
   }),
-  recovered: z.object({
-    file: z.string(),
-    offset: z.number().int(),
-    dropped_records: z.number().int(),
+  recovered: recoveredTailSchema.extend({
+    earlier: z.array(recoveredTailSchema).optional().meta({
+      description: "Earlier starts' cuts, not acknowledged either, oldest first",
+    }),
   }).optional().meta({
-    description: "The record the last start cut from the end of the index log (torn by a " +
-      "crash, or failing its checksum): the file, the byte where it began, and how many " +
-      "records went; shown until the next checkpoint",
+    description: "The record a start cut from the end of the index log (torn by a crash, or " +
+      "failing its checksum): the file, the byte where it began, how many records and bytes " +
+      "went, and when; kept across restarts and checkpoints until an operator acknowledges it " +
+      "(`DELETE /v1/index/recovered`), and meanwhile `checks.index` is `degraded`",
   }),
   warming: z.literal(true).optional().meta({
     description: "The index serves searches while its start still reads its larger arrays " +

@@ -48,10 +48,16 @@ function queryVector(vector: number[] | undefined): Float32Array {
 /** One document of a listing: its id, its first chunk's metadata and its chunk count. */
 export type IndexedDocument = { id: string; metadata: ChunkMetadata | undefined; chunks: number };
 
-/** Whether the embedded index serves yet, and what its load cut from a log's end. */
+/**
+ * The latest cut nobody has acknowledged, and the ones before it (`earlier`,
+ * oldest first) when a later start cut again.
+ */
+export type RecoveredTails = RecoveredTail & { earlier?: RecoveredTail[] };
+
+/** Whether the embedded index serves yet, and what its loads cut from a log's end. */
 export type IndexStatus =
   | { status: "loading" | "failed" }
-  | { status: "ok"; recovered?: RecoveredTail; warming?: true };
+  | { status: "ok"; recovered?: RecoveredTails; warming?: true };
 
 /** By default no checkpoint before the log since the last one reaches this. */
 const CHECKPOINT_MIN_BYTES = 32 * 1024 * 1024;
@@ -105,8 +111,8 @@ export class EmbeddedIndex {
 
   /**
    * `loading` until the index serves; `failed` when its load failed (every
-   * call says why, as before); `recovered`: the record a load cut from the
-   * log's end, until the next checkpoint; `warming` while the load still
+   * call says why, as before); `recovered`: the records loads cut from the
+   * log's end, until `acknowledgeRecovered()`; `warming` while the load still
    * reads sections in behind the first searches (writes wait for it).
    */
   status(): IndexStatus {
@@ -116,12 +122,24 @@ export class EmbeddedIndex {
       return { status: "loading" };
     }
     if (this.#loadSettled === "failed" || this.#damage) return { status: "failed" };
-    const recovered = this.#log?.recovered;
+    const cuts = this.#log?.recovered ?? [];
+    const latest = cuts.at(-1);
+    const recovered = latest &&
+      { ...latest, ...(cuts.length > 1 ? { earlier: cuts.slice(0, -1) } : {}) };
     return {
       status: "ok",
       ...(recovered ? { recovered } : {}),
       ...(this.#warming ? { warming: true as const } : {}),
     };
+  }
+
+  /**
+   * An operator has seen `status().recovered`: it is forgotten, on disk too,
+   * so no restart raises it again. Resolves to the cuts it held (none if none).
+   */
+  async acknowledgeRecovered(): Promise<readonly RecoveredTail[]> {
+    await this.#ready();
+    return await this.#log?.acknowledgeRecovered?.() ?? [];
   }
 
   async upsert(chunks: IndexedChunk[], options: { namespace: string }): Promise<void> {

@@ -1,8 +1,17 @@
 import type { IndexRecord } from "./record.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 
-/** A log's last record cut at load (torn by a crash, or failing its checksum): where, and how many. */
-export type RecoveredTail = { file: string; offset: number; dropped_records: number };
+/**
+ * A log's last record cut at load (torn by a crash, or failing its checksum):
+ * where it began, how many records and bytes went, and when (ISO 8601).
+ */
+export type RecoveredTail = {
+  file: string;
+  offset: number;
+  dropped_records: number;
+  dropped_bytes: number;
+  at: string;
+};
 
 /**
  * Where the embedded index keeps its changes: a checkpoint of the whole
@@ -47,6 +56,14 @@ export interface IndexLog {
    * and every record since.
    */
   checkpoint(namespaces: Map<string, NamespaceView>): Promise<void>;
-  /** The record the last load cut from the log's end, if any, until the next checkpoint. */
-  readonly recovered?: RecoveredTail | undefined;
+  /**
+   * The records loads cut from the log's end that nobody has acknowledged
+   * yet, oldest first. Kept where the log is, across restarts and
+   * checkpoints: the cut could have been an acknowledged write (a flipped
+   * byte looks like a torn one), and a checkpoint runs at every clean stop,
+   * so it would end the notice before anyone had seen it.
+   */
+  readonly recovered?: readonly RecoveredTail[] | undefined;
+  /** Forgets `recovered` (an operator has seen it), durably; resolves to what it held. */
+  acknowledgeRecovered?(): Promise<readonly RecoveredTail[]>;
 }

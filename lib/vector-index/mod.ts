@@ -21,11 +21,12 @@ import type { BulkPiece } from "./bulk.ts";
 import { FileIndexLog } from "./deno/file-index-log.ts";
 import { mapInWorkers } from "./deno/worker-pool.ts";
 import { EmbeddedIndex, type IndexedDocument, type IndexStatus } from "./index.ts";
+import type { RecoveredTail } from "./log.ts";
 import type { IndexedChunk, MetadataFilter, SearchHit, SearchMode } from "./types.ts";
 
 export { EmbeddedIndex } from "./index.ts";
 export { type BulkPiece, prepareBulkPiece } from "./bulk.ts";
-export type { IndexedDocument, IndexQuery, IndexStatus } from "./index.ts";
+export type { IndexedDocument, IndexQuery, IndexStatus, RecoveredTails } from "./index.ts";
 export type { IndexLog, RecoveredTail } from "./log.ts";
 export { FileIndexLog } from "./deno/file-index-log.ts";
 export { IndexDamagedError, IndexInputError, IndexUnreadableError } from "./errors.ts";
@@ -77,8 +78,10 @@ export interface VectorIndexHandle {
     chunks: AsyncIterable<IndexedChunk[]> | Iterable<IndexedChunk[]>,
     options?: { namespace?: string; workers?: number; onDurable?: (chunks: number) => void },
   ): Promise<{ chunks: number }>;
-  /** Whether it serves, and what a load cut from a torn log's end. */
+  /** Whether it serves, and what loads cut from a torn log's end (until acknowledged). */
   status(): IndexStatus;
+  /** Forgets `status().recovered`, on disk too; resolves to the cuts it held. */
+  acknowledgeRecovered(): Promise<readonly RecoveredTail[]>;
   /** Checkpoints what the log holds since the last checkpoint and releases the files. */
   close(): Promise<void>;
 }
@@ -146,6 +149,7 @@ export async function openIndex(
       });
     },
     status: () => index.status(),
+    acknowledgeRecovered: () => index.acknowledgeRecovered(),
     close: async () => {
       await index.flush();
       log?.close();

@@ -3,8 +3,10 @@ import type { AppEnv, Mount } from "./app-env.ts";
 import { loadDemoCorpus, retireDemoCorpus } from "../demo/loader.ts";
 import { lazyIndex, withoutDemoCorpus } from "../demo/lazy-index.ts";
 import { HealthProbe } from "../health/probe.ts";
+import { mountRecoveryAcknowledgement, withRecovery } from "../health/recovery.ts";
 import { MethodNotAllowedError, NotFoundError, SiftError } from "../errors.ts";
 import { allowedMethods } from "./allowed-methods.ts";
+import { clientWentAway } from "./client-gone.ts";
 import { errorReply, errorShapeOf } from "./error-shapes.ts";
 import { CACHE_SCOPE_HEADER, cacheScopeOf, cacheScopePrefix } from "../cache/scope.ts";
 import type { Runtime } from "../runtime.ts";
@@ -66,6 +68,11 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   const health = new HealthProbe();
 
   app.onError((error, c) => {
+    if (clientWentAway(error, c.req.raw)) {
+      // No one reads this reply; 499 (nginx's "client closed request") keeps it out of the 5xx.
+      console.warn(`${c.req.method} ${c.req.path}: the client went away while sending its body`);
+      return c.body(null, 499 as 400);
+    }
     if (!(error instanceof SiftError) || error.status >= 500) {
       console.error(`${c.req.method} ${c.req.path} failed:`, error);
     }
@@ -144,7 +151,9 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
         "a cache read; each with a 2 s timeout, cached 30 s for a real provider and 5 s " +
         "offline), `problems` says why each one not `ok` is not, and `status` is `degraded` " +
         "when any is not `ok`. With the embedded index, 503 `loading` until its files are " +
-        "loaded, and `index` says what its last start cut from the log's end, if anything.",
+        "loaded, and `index.recovered` says what its starts cut from the log's end, if " +
+        "anything: `checks.index` is then `degraded` until an operator acknowledges it " +
+        "(`DELETE /v1/index/recovered`).",
       responses: {
         200: json("Up", healthSchema),
         503: json(
@@ -161,7 +170,7 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
         // Not probed: a count would wait for the load. 503 keeps a load balancer's traffic away.
         return c.json({ status: "loading", providers: deps.providers, index: state }, 503);
       }
-      const { checks, problems } = await health.report(deps, index);
+      const { checks, problems } = withRecovery(await health.report(deps, index), state);
       const allOk = Object.values(checks).every((check) => check === "ok");
       return c.json({
         status: allOk ? "ok" : "degraded",
@@ -176,6 +185,7 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   for (const mount of options.open ?? []) mount(app);
   app.use("*", requireApiKey());
   app.use("*", rateLimit());
+  mountRecoveryAcknowledgement(app);
   for (const mount of options.mounts) mount(app);
   mountOpenApi(app, options.extendOpenApi);
   routes.allowed = allowedMethods(app);

@@ -4,7 +4,7 @@ import {
   IndexUnreadableError,
 } from "../../lib/vector-index/errors.ts";
 import { EmbeddedIndex, type IndexStatus } from "../../lib/vector-index/index.ts";
-import type { IndexLog } from "../../lib/vector-index/log.ts";
+import type { IndexLog, RecoveredTail } from "../../lib/vector-index/log.ts";
 import {
   decodeDocumentCursor,
   encodeDocumentCursor,
@@ -42,9 +42,14 @@ export class LocalIndex implements VectorIndex {
     return siftErrors(this.#index.open());
   }
 
-  /** `loading`, `failed`, or `ok` with the record a load cut from the log's end. */
+  /** `loading`, `failed`, or `ok` with the records loads cut from the log's end. */
   status(): IndexStatus {
     return this.#index.status();
+  }
+
+  /** Forgets `status().recovered` (an operator has seen it); resolves to the cuts it held. */
+  acknowledgeRecovered(): Promise<readonly RecoveredTail[]> {
+    return siftErrors(this.#index.acknowledgeRecovered());
   }
 
   upsert(chunks: IndexedChunk[], options: { namespace: string }): Promise<void> {

@@ -134,6 +134,8 @@ Deno.test("every documented JSON and event-stream reply matches its schema", asy
     await check.reply(template, "get", await call("GET", path), status);
 
   await get("/healthz", "/healthz");
+  const acknowledged = await call("DELETE", "/v1/index/recovered");
+  await check.reply("/v1/index/recovered", "delete", acknowledged, 200);
   await get("/openapi.json", "/openapi.json");
   await get("/", "/");
   await post("/v1/documents", {

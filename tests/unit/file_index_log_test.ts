@@ -126,7 +126,7 @@ for (
     ["half of", (bytes: Uint8Array, last: number) => bytes.slice(0, last + 12)],
   ] as const
 ) {
-  Deno.test(`FileIndexLog: ${how} the last record is cut, said with file, offset and count, until the next checkpoint`, () =>
+  Deno.test(`FileIndexLog: ${how} the last record is cut, said with file, offset and count, until acknowledged`, () =>
     withDirectory(async (directory) => {
       const path = `${directory}/index.log`;
       const log = new FileIndexLog(path);
@@ -135,7 +135,8 @@ for (
       const last = (await Deno.stat(path)).size;
       await index.upsert([chunk("b", "beta")], NS);
       log.close();
-      await Deno.writeFile(path, damage(await Deno.readFile(path), last));
+      const damaged = damage(await Deno.readFile(path), last);
+      await Deno.writeFile(path, damaged);
 
       const reread = new FileIndexLog(path);
       const again = new LocalIndex({ log: reread, checkpointMinBytes: 1 << 30 });
@@ -143,15 +144,21 @@ for (
       let count = 0;
       const said = await stderrOf(async () => void (count = await again.count(NS)));
       assert.equal(count, 1, "the cut record's document is gone, the one before stays");
-      const recovered = { file: path, offset: last, dropped_records: 1 };
-      assert.deepEqual(again.status(), { status: "ok", recovered });
+      const status = again.status();
+      assert.ok(status.status === "ok" && status.recovered, JSON.stringify(status));
+      const { at, ...recovered } = status.recovered;
+      const dropped_bytes = damaged.length - last;
+      assert.deepEqual(recovered, { file: path, offset: last, dropped_records: 1, dropped_bytes });
+      assert.ok(Math.abs(Date.parse(at) - Date.now()) < 60_000, at);
       assert.match(said, new RegExp(`index log ${path}: the last record \\(byte ${last} on`));
       assert.match(said, /1 record dropped/);
       assert.equal((await Deno.stat(path)).size, last, "appends follow the good records");
 
       await again.upsert([chunk("c", "gamma")], NS);
       await again.flush();
-      assert.deepEqual(again.status(), { status: "ok" }, "a checkpoint ends the notice");
+      assert.deepEqual(again.status(), status, "a checkpoint does not end the notice");
+      assert.deepEqual(await again.acknowledgeRecovered(), [status.recovered]);
+      assert.deepEqual(again.status(), { status: "ok" }, "acknowledging ends it");
       reread.close();
     }));
 }

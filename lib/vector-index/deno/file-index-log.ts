@@ -19,6 +19,7 @@ import type { IndexLog, RecoveredTail } from "../log.ts";
 import { decodeRecords, encodeRecord, type IndexRecord } from "../record.ts";
 import type { NamespaceSnapshot, NamespaceView } from "../snapshot.ts";
 import { legacySnapshotRecords } from "./legacy-snapshot.ts";
+import { RecoveryNote } from "./recovery-note.ts";
 import type { SectionCrcInput } from "./crc-worker.ts";
 import { mapInWorkers } from "./worker-pool.ts";
 
@@ -31,7 +32,8 @@ import { mapInWorkers } from "./worker-pool.ts";
  * temporary file, fsynced and renamed over the old one; only then is log g
  * removed. A crash at any point leaves a checkpoint and every log after it.
  * Temporary files and logs older than the checkpoint are removed at load, and
- * so is a torn last record.
+ * so is a torn last record, noted first in `index.recovered.json` until
+ * someone acknowledges it.
  */
 export class FileIndexLog implements IndexLog {
   readonly location: string;
@@ -46,7 +48,8 @@ export class FileIndexLog implements IndexLog {
   /** Bytes of records since the last checkpoint (in every log after it). */
   #tail = 0;
   #checkpointBytes = 0;
-  #recovered: RecoveredTail | undefined;
+  #recovered: RecoveredTail[] = [];
+  readonly #note: RecoveryNote;
   /**
    * The format-2 checkpoint the last load read: its residual rows and texts
    * are read from it on demand, so when a newer checkpoint replaces it, it
@@ -67,6 +70,7 @@ export class FileIndexLog implements IndexLog {
     this.#base = path.replace(/\.log$/, "");
     this.#legacySnapshot = options.legacySnapshot;
     this.#deferFromBytes = options.deferFromBytes;
+    this.#note = new RecoveryNote(`${this.#base}.recovered.json`);
   }
 
   get tailBytes(): number {
@@ -77,8 +81,15 @@ export class FileIndexLog implements IndexLog {
     return this.#checkpointBytes;
   }
 
-  get recovered(): RecoveredTail | undefined {
+  get recovered(): readonly RecoveredTail[] {
     return this.#recovered;
+  }
+
+  /** Removes the note of cut records (read again from disk: it is the truth); resolves to what it held. */
+  async acknowledgeRecovered(): Promise<readonly RecoveredTail[]> {
+    const acknowledged = await this.#note.remove();
+    this.#recovered = [];
+    return acknowledged;
   }
 
   get #directory(): string {
@@ -101,7 +112,7 @@ export class FileIndexLog implements IndexLog {
     }
   > {
     await Deno.mkdir(this.#directory, { recursive: true });
-    this.#recovered = undefined;
+    this.#recovered = await this.#note.read();
     const checkpoint = await this.#readCheckpoint();
     const logs = await this.#logGenerations();
     const from = checkpoint?.generation ?? 0;
@@ -252,16 +263,24 @@ export class FileIndexLog implements IndexLog {
     if (validBytes < bytes.length) {
       // A record torn by a crash was never acknowledged: cut it, so appends follow good data.
       // Said aloud, since it could also be a byte flipped in the last acknowledged record: the
-      // operator learns which file, where, and how much, here and on /healthz until the next
-      // checkpoint (Postgres and SQLite say so too when they end replay at a bad tail record).
-      const recovered = { file: path, offset: validBytes, dropped_records: 1 };
+      // operator learns which file, where, and how much, here and on /healthz until someone
+      // acknowledges it (Postgres and SQLite say so too when they end replay at a bad tail
+      // record). Noted on disk before the cut, so no restart forgets it.
+      const recovered = {
+        file: path,
+        offset: validBytes,
+        dropped_records: 1,
+        dropped_bytes: bytes.length - validBytes,
+        at: new Date().toISOString(),
+      };
       console.error(
         `index log ${path}: the last record (byte ${validBytes} on, ` +
-          `${bytes.length - validBytes} bytes) is torn or fails its checksum; cut it ` +
+          `${recovered.dropped_bytes} bytes) is torn or fails its checksum; cut it ` +
           `(${recovered.dropped_records} record dropped). A crash mid-append tears only a ` +
           "record that was never acknowledged.",
       );
-      this.#recovered = recovered;
+      await this.#note.write([...this.#recovered, recovered]);
+      this.#recovered = [...this.#recovered, recovered];
       await Deno.truncate(path, validBytes);
     }
     this.#size = validBytes; // the newest log is read last: appends continue it
@@ -342,7 +361,6 @@ export class FileIndexLog implements IndexLog {
     // From here the checkpoint holds everything the older logs did: they are only garbage. More
     // than one is left when a crash cut off the checkpoint that should have removed the others.
     this.#checkpointBytes = size;
-    this.#recovered = undefined; // the cut log is gone: nothing left to say about it
     await Deno.remove(previous).catch(() => {});
     for (const older of await this.#logGenerations()) {
       if (older < generation) await Deno.remove(this.#logPath(older)).catch(() => {});
