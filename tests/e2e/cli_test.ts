@@ -1,6 +1,6 @@
 /** The terminal commands speak to people: usage on --help, one line for a known failure. */
 import assert from "node:assert/strict";
-import { freePort } from "./service.ts";
+import { freePort, SERVE_PERMISSIONS } from "./service.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -8,11 +8,7 @@ async function run(args: string[], env: Record<string, string> = {}) {
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-run",
+      ...SERVE_PERMISSIONS,
       ...args,
     ],
     cwd: ROOT,

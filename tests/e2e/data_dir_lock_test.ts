@@ -6,7 +6,7 @@
  * document the dead owner acknowledged is there.
  */
 import assert from "node:assert/strict";
-import { freePort, startService } from "./service.ts";
+import { freePort, SERVE_PERMISSIONS, startService } from "./service.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -15,11 +15,7 @@ async function runToExit(env: Record<string, string>, entry: string[]) {
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-run",
+      ...SERVE_PERMISSIONS,
       ...entry,
     ],
     cwd: ROOT,

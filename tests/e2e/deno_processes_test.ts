@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { readServerSentEvents } from "../../shared/http/event-reader.ts";
 import { startWebhookReceiver } from "../helpers/webhook_receiver.ts";
-import { freePort, type RunningService, startService } from "./service.ts";
+import { freePort, type RunningService, SERVE_PERMISSIONS, startService } from "./service.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const PAGE = `${ROOT}docs/deno-processes.md`;
@@ -155,11 +155,7 @@ Deno.test("the all-in-one server with STEP_URL_FUSE and no shared index refuses 
     const output = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
-        "--allow-net",
-        "--allow-env",
-        "--allow-read",
-        "--allow-write",
-        "--allow-run",
+        ...SERVE_PERMISSIONS,
         "main.ts",
       ],
       cwd: ROOT,

@@ -4,7 +4,7 @@
  */
 import { createSiftApp } from "../../app.ts";
 import { indexLogIn } from "../../shared/deno/data-dir.ts";
-import { freePort } from "./service.ts";
+import { freePort, SERVE_PERMISSIONS } from "./service.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 /** The child's and the app's environment: no demo corpus, so the index holds only what a test ingests. */
@@ -18,11 +18,7 @@ export async function runIngest(args: string[], dataDir: string) {
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-run",
+      ...SERVE_PERMISSIONS,
       "scripts/ingest.ts",
       ...args,
     ],

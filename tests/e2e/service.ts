@@ -2,6 +2,15 @@
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
+/** What the `deno task`s that serve and ingest allow, as the e2e tests run them. */
+export const SERVE_PERMISSIONS = [
+  "--allow-net",
+  "--allow-env",
+  "--allow-read",
+  "--allow-write",
+  "--allow-run",
+] as const;
+
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
@@ -61,15 +70,7 @@ async function startOnce(
   options: { openFiles?: number },
 ): Promise<RunningService> {
   const port = freePort();
-  const args = [
-    "run",
-    "--allow-net",
-    "--allow-env",
-    "--allow-read",
-    "--allow-write",
-    "--allow-run",
-    ...entry,
-  ];
+  const args = ["run", ...SERVE_PERMISSIONS, ...entry];
   // `openFiles`: the process's descriptor limit (`ulimit -n`), set by a shell that then
   // becomes deno (exec), so `pid` is still the server's.
   const command = options.openFiles

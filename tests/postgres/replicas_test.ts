@@ -10,7 +10,7 @@
  * database without pgvector stops the start with one line.
  */
 import assert from "node:assert/strict";
-import { freePort, type RunningService, startService } from "../e2e/service.ts";
+import { freePort, type RunningService, SERVE_PERMISSIONS, startService } from "../e2e/service.ts";
 import { startPgliteServer } from "../../scripts/pglite-server.ts";
 import { cuttingProxy } from "./cutting-proxy.ts";
 
@@ -234,11 +234,7 @@ test("a database without pgvector stops the start with one line", async () => {
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-run",
+      ...SERVE_PERMISSIONS,
       "main.ts",
     ],
     cwd: ROOT,

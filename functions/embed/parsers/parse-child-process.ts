@@ -48,7 +48,7 @@ function childArgs(memoryMb: number): string[] {
     "--quiet",
     "--no-prompt",
     `--v8-flags=--max-old-space-size=${memoryMb}`,
-    ...(config.protocol === "file:" ? ["--config", config.pathname] : []),
+    ...(config.protocol === "file:" ? ["--config", decodeURIComponent(config.pathname)] : []),
     entry.href,
     String(memoryMb),
   ];
