@@ -35,7 +35,11 @@ export type MultipartLimits = {
 
 const MAX_FIELD_BYTES = 64 * 1024;
 const MAX_HEADER_BYTES = 16 * 1024;
-const MAX_FIELDS = 20;
+/** Fields beside one per file (a file's `id` comes as a field before it): the namespace and such. */
+const MAX_OTHER_FIELDS = 20;
+
+/** The fields a form may hold: one per file it may hold, and a few more. */
+const maxFieldsOf = (limits: MultipartLimits) => limits.maxFiles + MAX_OTHER_FIELDS;
 
 /** The boundary of a `multipart/form-data` content type, or undefined for any other type. */
 export function multipartBoundary(contentType: string | null | undefined): string | undefined {
@@ -101,8 +105,8 @@ function formPart(part: MultipartPart, earlier: FormPart[], limits: MultipartLim
     if (part.size > limits.maxFileBytes) throw limits.fileTooLarge(filename);
     return { kind: "file", name, filename, bytes: part.bytes };
   }
-  if (earlier.length - files >= MAX_FIELDS) {
-    throw new InvalidRequestError(`body: at most ${MAX_FIELDS} form fields`);
+  if (earlier.length - files >= maxFieldsOf(limits)) {
+    throw new InvalidRequestError(`body: at most ${maxFieldsOf(limits)} form fields`);
   }
   if (part.size > Math.min(MAX_FIELD_BYTES, limits.maxFileBytes)) throw fieldTooLarge(name, limits);
   return { kind: "field", name, value: new TextDecoder().decode(part.bytes) };
@@ -126,7 +130,7 @@ function refusalOf(error: unknown, inProgress: PartInProgress, limits: Multipart
   }
   if (error instanceof MaxPartsExceededError) {
     return new InvalidRequestError(
-      `body: at most ${limits.maxFiles} files and ${MAX_FIELDS} form fields`,
+      `body: at most ${limits.maxFiles} files and ${maxFieldsOf(limits)} form fields`,
     );
   }
   if (error instanceof MultipartParseError) {
@@ -176,7 +180,7 @@ export async function readMultipart(
     maxHeaderSize: MAX_HEADER_BYTES,
     maxFileSize: limits.maxFileBytes,
     // One more than the form may hold: the part over a limit is refused by name, below.
-    maxParts: limits.maxFiles + MAX_FIELDS + 1,
+    maxParts: limits.maxFiles + maxFieldsOf(limits) + 1,
     maxTotalSize: limits.maxTotalBytes,
   });
   const inProgress = new PartInProgress(boundary, MAX_HEADER_BYTES);

@@ -188,3 +188,19 @@ Deno.test("skip_unchanged looks only at the caller's tenant: another tenant's co
   assert.deepEqual(await send("kb"), []);
   assert.deepEqual(await send("ka"), ["c/changelog"]);
 });
+
+Deno.test("an upload of 30 files can name every one by an id field, beside namespace and skip_unchanged", async () => {
+  const { send } = routes();
+  const entries: (readonly [string, string] | readonly [string, string, string])[] = [
+    ["namespace", "many"],
+    ["skip_unchanged", "true"],
+  ];
+  for (let file = 1; file <= 30; file++) {
+    entries.push(["id", `folder/${file}/README`], ["file", "README", `Note number ${file}.`]);
+  }
+  const response = await send(formOf(entries));
+  assert.equal(response.status, 201, await response.clone().text());
+  const body: IngestBody = await response.json();
+  assert.equal(body.documents.length, 30);
+  assert.equal(body.documents[29]?.id, "folder/30/README");
+});
