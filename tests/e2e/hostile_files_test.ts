@@ -6,12 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { makeDocx } from "../helpers/docx.ts";
+import { columnLines, makePdf } from "../helpers/pdf.ts";
 import { cmapBombPdf, flateBombPdf } from "../helpers/hostile_pdf.ts";
 import { startService } from "./service.ts";
 import { residentBytes, uploadFile, watchHealth } from "./watch.ts";
 
-const start = async () =>
-  await startService({ DEMO_CORPUS: "false", SIFT_DATA_DIR: await Deno.makeTempDir() });
+const start = async (env: Record<string, string> = {}) =>
+  await startService({ DEMO_CORPUS: "false", SIFT_DATA_DIR: await Deno.makeTempDir(), ...env });
 const GiB = 1024 * 1024 * 1024;
 
 Deno.test("a sub-1 KB PDF whose font maps 100M codes, uploaded five times in a row, gets a 413 each time while /healthz answers", async () => {
@@ -67,4 +68,51 @@ Deno.test("a 2 KB DOCX nesting 100,000 runs is answered", async () => {
   assert.equal(upload.status, 201, JSON.stringify(upload.body));
   // The issue's bound is 15 s (it took 21.6 s walked quadratically); far more here for a busy machine.
   assert.ok(seconds < 60, `answered in ${seconds.toFixed(1)} s`);
+});
+
+/** The processes running `parse-child.ts` whose parent is `pid`. */
+function parseChildrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const command = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
+      if (parent === pid && command.includes("parse-child.ts")) children.push(Number(entry.name));
+    } catch { /* gone meanwhile */ }
+  }
+  return children;
+}
+
+const isRunning = (pid: number) => {
+  try {
+    return !/^State:\s+Z/m.test(Deno.readTextFileSync(`/proc/${pid}/status`));
+  } catch {
+    return false;
+  }
+};
+
+Deno.test("a server stopped at once (a second SIGTERM) while it parses a file ends that parse's child with it", async () => {
+  // Two thousand pages: seconds of pdf.js, so the stop lands while the file is parsed.
+  const words = "tide harbour current shoal beacon mooring".split(" ");
+  const book = makePdf(
+    Array.from({ length: 2000 }, () => columnLines(words, { x: 72, top: 720, count: 30 })),
+  );
+  const service = await start({ PDF_MAX_PAGES: "5000" });
+  const upload = uploadFile(service, "book.pdf", book).catch(() => undefined);
+  let children: number[] = [];
+  const deadline = Date.now() + 30_000;
+  while (children.length === 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    children = parseChildrenOf(service.pid);
+  }
+  assert.equal(children.length, 1, "no parse child started");
+  // The first signal waits for the upload; the second exits now, as a second Ctrl-C does.
+  Deno.kill(service.pid, "SIGTERM");
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  Deno.kill(service.pid, "SIGTERM");
+  await service.close();
+  await upload;
+  assert.deepEqual(children.filter(isRunning), []);
 });

@@ -63,6 +63,18 @@ function childEnv(): Record<string, string> {
   return env;
 }
 
+/** The children alive now: a server that exits (SIGTERM, `Deno.exit`) ends them with it. */
+const live = new Set<Deno.ChildProcess>();
+let killsLiveOnExit = false;
+
+function endLiveChildren(): void {
+  for (const process of live) {
+    try {
+      process.kill("SIGKILL");
+    } catch { /* already gone */ }
+  }
+}
+
 /** Starts a child and waits until it says it has loaded. */
 export async function startParseChild(memoryMb: number): Promise<ParseChild> {
   let process: Deno.ChildProcess;
@@ -79,6 +91,12 @@ export async function startParseChild(memoryMb: number): Promise<ParseChild> {
     throw new ParseChildUnavailable(`parse children cannot start here: ${error}`, {
       cause: error,
     });
+  }
+  live.add(process);
+  process.status.finally(() => live.delete(process));
+  if (!killsLiveOnExit) {
+    killsLiveOnExit = true;
+    globalThis.addEventListener("unload", endLiveChildren);
   }
   const child = wrap(process);
   let timer: ReturnType<typeof setTimeout> | undefined;
