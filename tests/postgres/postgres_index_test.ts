@@ -1,18 +1,18 @@
 /**
- * The Postgres index against a real Postgres (PGlite with pgvector behind its
- * wire server, one per file): it ranks as the embedded index does on every
- * mode, keeps tenants and namespaces apart, lists, reads back, replaces and
- * deletes in transactions, and its chunks are rows anyone can query.
+ * The Postgres index against real Postgres servers (PGlite with pgvector
+ * behind its wire server, and a native Postgres as a role that is not a
+ * superuser; one of each per file, see servers.ts): it ranks as the embedded
+ * index does on every mode, keeps tenants and namespaces apart, lists, reads
+ * back, replaces and deletes in transactions, and its chunks are rows anyone
+ * can query.
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { LocalIndex } from "../../shared/vector/local.ts";
 import type { IndexedChunk, VectorIndex, VectorQuery } from "../../shared/vector/port.ts";
 import { PostgresIndex } from "../../shared/vector/postgres/index.ts";
-import { startPgliteServer } from "../../scripts/pglite-server.ts";
-
-const db = await startPgliteServer();
-const index = new PostgresIndex({ url: db.url });
+import { SCHEMA_VERSION } from "../../shared/vector/postgres/schema.ts";
+import { once, type PostgresServer, postgresServers } from "./servers.ts";
 
 const TEXTS = [
   "BERT pre-trains deep bidirectional transformers on masked language modelling",
@@ -54,6 +54,7 @@ function chunksOf(docs: string[][], extra: Record<string, unknown> = {}): Indexe
 const CORPUS = chunksOf(TEXTS.map((text, i) => [`doc${String(i).padStart(2, "0")}`, text, text]));
 
 async function both(
+  index: VectorIndex,
   namespace: string,
   query: Omit<VectorQuery, "namespace">,
   local: VectorIndex,
@@ -65,11 +66,24 @@ async function both(
   return { ours, theirs };
 }
 
-Deno.test({
-  name: "the Postgres index ranks as the embedded index does on every mode, filters included",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
+for (const server of postgresServers("postgres_index_test")) {
+  const setup = once(async () => {
+    const db = await server.start();
+    return { db, index: new PostgresIndex({ url: db.url }) };
+  });
+  const test = (
+    name: string,
+    fn: (started: { db: PostgresServer; index: PostgresIndex }) => Promise<void>,
+  ) =>
+    Deno.test({
+      name: `${name} (${server.name})`,
+      ignore: server.ignore,
+      sanitizeResources: false,
+      sanitizeOps: false,
+      fn: async () => await fn(await setup()),
+    });
+
+  test("the Postgres index ranks as the embedded index does on every mode, filters included", async ({ index }) => {
     const local = new LocalIndex();
     await index.upsert(CORPUS, { namespace: "same:default" });
     await local.upsert(CORPUS, { namespace: "same:default" });
@@ -98,7 +112,7 @@ Deno.test({
             topK: 5,
             ...(filter ? { filter } : {}),
           };
-          const { ours, theirs } = await both("same:default", query, local);
+          const { ours, theirs } = await both(index, "same:default", query, local);
           const label = `${mode} ${JSON.stringify(filter)} "${text}"`;
           assert.deepEqual(ours.map((hit) => hit.id), theirs.map((hit) => hit.id), label);
           ours.forEach((hit, i) => {
@@ -110,14 +124,9 @@ Deno.test({
         }
       }
     }
-  },
-});
+  });
 
-Deno.test({
-  name: "tenants and namespaces are columns: one finds nothing of another's",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
+  test("tenants and namespaces are columns: one finds nothing of another's", async ({ index }) => {
     await index.upsert(chunksOf([["ledger", "Acme's lighthouse ledger and its figures"]]), {
       namespace: "acme:default",
     });
@@ -135,14 +144,9 @@ Deno.test({
     assert.deepEqual(await search("default"), []);
     assert.equal(await index.deleteDocument("ledger", { namespace: "globex:default" }), 0);
     assert.equal(await index.count({ namespace: "acme:default" }), 1);
-  },
-});
+  });
 
-Deno.test({
-  name: "documents are listed in pages, read back in order, replaced and deleted whole",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
+  test("documents are listed in pages, read back in order, replaced and deleted whole", async ({ index }) => {
     const namespace = "docs:default";
     await index.upsert(chunksOf([["a", "one", "two", "three"], ["b", "four"], ["c", "five"]]), {
       namespace,
@@ -169,14 +173,9 @@ Deno.test({
     assert.equal(await index.count({ namespace }), 2);
     // The BM25 statistics moved with the rows: "uno" is in no chunk any more.
     assert.deepEqual(await index.query({ text: "uno", mode: "sparse", topK: 5, namespace }), []);
-  },
-});
+  });
 
-Deno.test({
-  name: "the chunks are rows in Postgres, with a vector and a tsvector each",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
+  test("the chunks are rows in Postgres, with a vector and a tsvector each", async ({ db, index }) => {
     await index.upsert(chunksOf([["rows", "Rows in Postgres are plain to query"]]), {
       namespace: "rows:default",
     });
@@ -191,18 +190,13 @@ Deno.test({
       assert.ok(names.includes("sift_chunks_terms"), names.join());
       assert.ok(names.includes("sift_chunks_hnsw_8"), names.join());
       const [version] = await sql`SELECT version FROM sift_schema`;
-      assert.equal(version!.version, 1);
+      assert.equal(version!.version, SCHEMA_VERSION);
     } finally {
       await sql.end();
     }
-  },
-});
+  });
 
-Deno.test({
-  name: "a query vector of another width is the caller's mistake",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
+  test("a query vector of another width is the caller's mistake", async ({ index }) => {
     await index.upsert(chunksOf([["w", "width"]]), { namespace: "width:default" });
     await assert.rejects(
       index.query({
@@ -214,15 +208,10 @@ Deno.test({
       }),
       /8-dimensional/,
     );
-  },
-});
+  });
 
-Deno.test({
-  name: "zz: closes the index and the server",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
+  test("zz: closes the index and the server", async ({ db, index }) => {
     await index.close();
     await db[Symbol.asyncDispose]();
-  },
-});
+  });
+}

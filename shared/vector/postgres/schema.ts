@@ -86,15 +86,14 @@ const MIGRATIONS: string[][] = [[
   $fn$`,
 ]];
 
-/** The database has no pgvector: sift cannot keep vectors there. */
+/** The database has no pgvector and sift cannot create it: sift cannot keep vectors there. */
 export class PgvectorMissingError extends SiftError {
   override name = "PgvectorMissingError";
-  constructor(detail: string) {
+  constructor(why: string, remedy: string) {
     super(
       "not_configured",
       503,
-      `The Postgres index needs the pgvector extension, and this database ${detail}: ` +
-        "install pgvector (Neon, Supabase and RDS ship it) or point DATABASE_URL elsewhere.",
+      `The Postgres index needs the pgvector extension ("vector"), and ${why}: ${remedy}.`,
     );
   }
 }
@@ -119,6 +118,8 @@ export class SchemaTooNewError extends SiftError {
  */
 export async function migrate(sql: Sql): Promise<number> {
   return await inTransaction(sql, async (tx) => {
+    // A migration may build an index over a large table: not cut off at DATABASE_TIMEOUT_MS.
+    await tx`SET LOCAL statement_timeout = 0`;
     await tx`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`;
     await ensurePgvector(tx);
     await tx`CREATE TABLE IF NOT EXISTS sift_schema (
@@ -137,16 +138,41 @@ export async function migrate(sql: Sql): Promise<number> {
   });
 }
 
+/**
+ * Creates pgvector when the database lacks it (a role that may not, as an
+ * app's role on a managed service, needs a DBA to have run `CREATE EXTENSION
+ * vector`), then loads its library into this session.
+ */
 async function ensurePgvector(tx: TransactionSql): Promise<void> {
-  const installed = await tx`SELECT 1 FROM pg_extension WHERE extname = 'vector'`;
-  if (installed.length) return;
-  const available = await tx`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`;
-  if (!available.length) throw new PgvectorMissingError("does not offer it");
+  const [found] = await tx<{ installed: boolean; available: boolean; who: string; db: string }[]>`
+    SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS installed,
+      EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS available,
+      current_user AS who, current_database() AS db`;
+  if (!found!.installed) await createPgvector(tx, found!);
+  // Until pgvector's library is loaded in a session, Postgres does not know its settings, and
+  // a role that is not a superuser may not name an unknown one in CREATE FUNCTION ... SET
+  // (sift_dense's hnsw.ef_search). LOAD is for superusers; any vector value loads it.
+  await tx`SELECT vector_dims('[1]'::vector)`;
+}
+
+async function createPgvector(
+  tx: TransactionSql,
+  found: { available: boolean; who: string; db: string },
+): Promise<void> {
+  if (!found.available) {
+    throw new PgvectorMissingError(
+      "this database does not offer it",
+      "install pgvector (Neon, Supabase and RDS ship it) or point DATABASE_URL elsewhere",
+    );
+  }
   try {
     await tx`CREATE EXTENSION IF NOT EXISTS vector`;
   } catch (error) {
     throw new PgvectorMissingError(
-      `would not let this user install it (${(error as Error).message})`,
+      `role "${found.who}" could not create it in database "${found.db}" ` +
+        `(${(error as Error).message})`,
+      "have a superuser, or your service's admin role, run CREATE EXTENSION vector; " +
+        "in that database once",
     );
   }
 }
