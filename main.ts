@@ -17,6 +17,7 @@ import { Runtime } from "./shared/runtime.ts";
 import { postgresPool } from "./shared/vector/postgres/from-env.ts";
 import { preparePostgres } from "./shared/vector/postgres/startup.ts";
 import { startupHint } from "./shared/deno/startup-hint.ts";
+import { keepServingPastClientErrors } from "./shared/deno/stray-errors.ts";
 import { startArgs } from "./scripts/serve-usage.ts";
 
 function startupConfig() {
@@ -60,6 +61,8 @@ function listenOrExit<Server>(port: number, listen: () => Server): Server {
 
 if (import.meta.main) {
   startArgs(); // --help answers before anything starts
+  // A stray error of the Postgres client is one log line, not the end of every request.
+  keepServingPastClientErrors();
   const config = startupConfig();
   const mistake = splitIndexMistake(config);
   if (mistake) {

@@ -32,6 +32,7 @@ import { ConfigError } from "../shared/errors.ts";
 import { postgresPool } from "../shared/vector/postgres/from-env.ts";
 import { Runtime } from "../shared/runtime.ts";
 import { serveArgs } from "./serve-usage.ts";
+import { keepServingPastClientErrors } from "../shared/deno/stray-errors.ts";
 
 /** Ingest and search in one process: the embedded index's owner in the split shape. */
 function createIndexServer(runtime: Runtime) {
@@ -56,6 +57,8 @@ const FUNCTIONS = {
 };
 
 const name = serveArgs(Object.keys(FUNCTIONS));
+// A stray error of the Postgres client is one log line, not the end of every request.
+keepServingPastClientErrors();
 
 let config: Config;
 try {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "./limits.ts";
+import { unstorableStrings } from "./text/storable.ts";
 import { DEFAULT_NAMESPACE } from "./vector/port.ts";
 
 /** A user's question: trimmed, non-empty, bounded. */
@@ -93,11 +94,27 @@ export function withoutReservedKeys<T extends z.ZodType>(schema: T, message: str
   }, schema);
 }
 
+/**
+ * `schema` for what reaches the index (a document, a filter): every string
+ * in the value, keys too, at any depth, is checked first, and a NUL (U+0000)
+ * or a lone surrogate is a 400 naming where it is
+ * (`documents.0.text: holds a NUL character (U+0000) at character 12`), on
+ * every index alike (see `unstorableText`).
+ */
+export function withStorableText<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value, ctx) => {
+    for (const { path, problem } of unstorableStrings(value)) {
+      ctx.issues.push({ code: "custom", path, message: problem, input: value });
+    }
+    return value;
+  }, schema);
+}
+
 /** `{field: value}` or `{field: {gte: ..., in: [...]}}`, all ANDed. */
-export const metadataFilterSchema = withoutReservedKeys(
+export const metadataFilterSchema = withStorableText(withoutReservedKeys(
   filterRecord,
   "is a reserved name, not a metadata field",
-);
+));
 
 /** A document given inline (to /v1/answer, later /v1/rerank): text plus optional metadata. */
 export const inlineDocumentSchema = z.union([

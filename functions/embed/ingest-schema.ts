@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "../../shared/limits.ts";
-import { documentIdSchema, namespaceSchema } from "../../shared/schemas.ts";
+import { documentIdSchema, namespaceSchema, withStorableText } from "../../shared/schemas.ts";
 import { DATE_FIELDS, futureDateProblem } from "../../shared/documents/dates.ts";
 
 /**
@@ -8,32 +8,35 @@ import { DATE_FIELDS, futureDateProblem } from "../../shared/documents/dates.ts"
  * (`POST /v1/webhooks/documents`) carries too: a module of its own so the
  * route and the webhook share it without importing each other.
  */
-const documentSchema = z.strictObject({
-  id: documentIdSchema.optional(),
-  text: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(
-    LIMITS.documentChars,
-    { error: `must be at most ${LIMITS.documentChars} characters` },
-  ),
-  title: z.string().max(1000).optional(),
-  url: z.string().max(2000).optional(),
-  published: z.string().max(100).optional(),
-  authors: z.union([z.string().max(2000), z.array(z.string().max(200)).max(100)]).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-}).superRefine((document, ctx) => {
-  // Dates the rerank criteria read are checked where they enter: a 2099 date would win recency.
-  const now = Date.now();
-  const problem = futureDateProblem(document.published, now);
-  if (problem) ctx.addIssue({ code: "custom", path: ["published"], message: problem });
-  for (const field of DATE_FIELDS) {
-    const value = document.metadata && Object.hasOwn(document.metadata, field)
-      ? document.metadata[field]
-      : undefined;
-    const metadataProblem = futureDateProblem(value, now);
-    if (metadataProblem) {
-      ctx.addIssue({ code: "custom", path: ["metadata", field], message: metadataProblem });
+// Every string a document carries is stored in the index: none may hold a NUL or a lone surrogate.
+const documentSchema = withStorableText(
+  z.strictObject({
+    id: documentIdSchema.optional(),
+    text: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(
+      LIMITS.documentChars,
+      { error: `must be at most ${LIMITS.documentChars} characters` },
+    ),
+    title: z.string().max(1000).optional(),
+    url: z.string().max(2000).optional(),
+    published: z.string().max(100).optional(),
+    authors: z.union([z.string().max(2000), z.array(z.string().max(200)).max(100)]).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  }).superRefine((document, ctx) => {
+    // Dates the rerank criteria read are checked where they enter: a 2099 date would win recency.
+    const now = Date.now();
+    const problem = futureDateProblem(document.published, now);
+    if (problem) ctx.addIssue({ code: "custom", path: ["published"], message: problem });
+    for (const field of DATE_FIELDS) {
+      const value = document.metadata && Object.hasOwn(document.metadata, field)
+        ? document.metadata[field]
+        : undefined;
+      const metadataProblem = futureDateProblem(value, now);
+      if (metadataProblem) {
+        ctx.addIssue({ code: "custom", path: ["metadata", field], message: metadataProblem });
+      }
     }
-  }
-});
+  }),
+);
 
 export const ingestSchema = z.strictObject({
   documents: z.array(documentSchema, { error: "must be an array of documents" })

@@ -129,12 +129,14 @@ export async function ingestDocuments(
 /**
  * An index that failed a write is unavailable, not wrong: 503, so the caller
  * retries and nothing is acknowledged that was not stored. A caller's mistake
- * (4xx) and a damaged index file stay as they are.
+ * (4xx), a damaged index file and a retryable 503 that says why stay as they are.
  */
 function unstoredError(error: unknown): unknown {
   // A damaged index file says which file and what to do; retrying will not help.
   if (error instanceof IndexDamagedError) return error;
   if (error instanceof SiftError && error.status < 500) return error;
+  // The Postgres index: unreachable, or one statement took too long (its message names which).
+  if (error instanceof SiftError && error.status === 503 && error.isRetryable) return error;
   return new SiftError(
     "upstream_error",
     503,

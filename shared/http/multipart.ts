@@ -73,8 +73,10 @@ function dispositionOf(part: MultipartPart): { name: string; filename?: string }
     } catch { /* keep the plain one */ }
   }
   if (filename === undefined) return { name };
-  // A browser may send a path; only the last part is the file's name.
-  const base = filename.replaceAll("%22", '"').split(/[\\/]/).pop()!.trim().slice(0, 255);
+  // A browser may send a path; only the last part is the file's name. It is kept as the
+  // document's `source`: a NUL (`filename*=UTF-8''a%00b`) could not be stored in every index.
+  const base = filename.replaceAll("%22", '"').replaceAll("\u0000", "").split(/[\\/]/).pop()!
+    .trim().slice(0, 255);
   return { name, filename: base || "upload" };
 }
 

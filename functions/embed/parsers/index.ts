@@ -1,6 +1,7 @@
 import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
 import { detectFileKind, type FileKind } from "./detect.ts";
 import type { FileLimits } from "./limits.ts";
+import { storableText } from "../../../shared/text/storable.ts";
 import { type ParsedFile, parseKind } from "./parse-kind.ts";
 
 export type { FileKind } from "./detect.ts";
@@ -55,13 +56,32 @@ export async function parseFile(
     );
   }
   const kind = detectFileKind(bytes, name);
-  const parsed = CONTAINED_KINDS.has(kind) && onDeno()
-    ? await parseContained(kind, bytes, name, limits, signal)
-    : await parseKind(kind, bytes, name, limits);
+  const parsed = storableParse(
+    CONTAINED_KINDS.has(kind) && onDeno()
+      ? await parseContained(kind, bytes, name, limits, signal)
+      : await parseKind(kind, bytes, name, limits),
+  );
   if (!parsed.blocks.some((block) => block.text.trim())) {
     throw new DocumentRefusedError(name, "empty", "holds no text");
   }
   return parsed;
+}
+
+/**
+ * The parse with NULs dropped and lone surrogates as U+FFFD (`storableText`):
+ * a PDF whose fonts map glyphs to U+0000 is still read, where a request's own
+ * text holding one is refused (no index keeps it).
+ */
+function storableParse(parsed: ParsedFile): ParsedFile {
+  return {
+    ...parsed,
+    ...(parsed.title === undefined ? {} : { title: storableText(parsed.title) }),
+    blocks: parsed.blocks.map((block) => ({
+      ...block,
+      text: storableText(block.text),
+      section: block.section.map(storableText),
+    })),
+  };
 }
 
 /** A file parsed in a child process, or in a worker thread where no child can start. */

@@ -12,7 +12,13 @@ import {
   type VectorQuery,
 } from "../port.ts";
 import { decodePostgresCursor, encodePostgresCursor } from "./cursor.ts";
-import { IndexUnavailableError, RETRY_STATES, toIndexError } from "./errors.ts";
+import {
+  IndexTimeoutError,
+  refusedStartupParameter,
+  RETRY_STATES,
+  type StatementBounds,
+  toIndexError,
+} from "./errors.ts";
 import { toJsonPathFilter } from "./filter.ts";
 import { ensureVectorIndex, migrate } from "./schema.ts";
 import { searchStatement } from "./search-sql.ts";
@@ -22,6 +28,12 @@ import { writeInTransaction, writePlan } from "./write.ts";
 
 /** How long one call may take, connecting included, before it is a 503 (`DATABASE_TIMEOUT_MS`). */
 export const POSTGRES_DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * Past its deadline, how much longer a call's statement may take to end
+ * before its connection counts as hung: the server cancels it at
+ * `statement_timeout`, so only a connection that stopped answering gets here.
+ */
+const HUNG_AFTER_MS = 1_000;
 /** Attempts of a write transaction that lost a serialization or deadlock race. */
 const WRITE_ATTEMPTS = 3;
 
@@ -34,6 +46,17 @@ const WRITE_ATTEMPTS = 3;
 export class PostgresSchemaGate {
   readonly #migrated = new Set<string>();
   readonly #widths = new Set<string>();
+  /** Databases (behind PgBouncer, say) that refused `statement_timeout` as a startup parameter. */
+  readonly #refuseBounds = new Set<string>();
+
+  /** Whether sessions on `url` may carry `statement_timeout` and `lock_timeout` from the start. */
+  takesBounds(url: string): boolean {
+    return !this.#refuseBounds.has(url);
+  }
+
+  refusedBounds(url: string): void {
+    this.#refuseBounds.add(url);
+  }
 
   async ready(url: string, run: () => Promise<unknown>): Promise<void> {
     if (this.#migrated.has(url)) return;
@@ -81,6 +104,8 @@ export class PostgresIndex implements VectorIndex {
   readonly #timeoutMs: number;
   readonly #gate: PostgresSchemaGate;
   readonly #idleTimeoutSeconds: number;
+  /** `statement_timeout` and `lock_timeout` of every session. */
+  readonly #bounds: StatementBounds;
   #sql: Sql | undefined;
   /** This instance's migration in flight, so concurrent first calls run it once. */
   #migrating: Promise<void> | undefined;
@@ -91,6 +116,7 @@ export class PostgresIndex implements VectorIndex {
     this.#timeoutMs = options.timeoutMs ?? POSTGRES_DEFAULT_TIMEOUT_MS;
     this.#gate = options.gate ?? new PostgresSchemaGate();
     this.#idleTimeoutSeconds = options.idleTimeoutSeconds ?? 30;
+    this.#bounds = statementBounds(this.#timeoutMs);
   }
 
   /** Creates or migrates the schema now (at start), instead of at the first call. */
@@ -205,17 +231,20 @@ export class PostgresIndex implements VectorIndex {
   async #write(docIds: string[], chunks: IndexedChunk[], fullNamespace: string): Promise<number> {
     const [tenant, namespace] = splitNamespace(fullNamespace);
     const plan = writePlan(tenant, namespace, docIds, chunks);
-    return await this.#call(async (sql) => {
+    return await this.#call(async (sql, signal) => {
       const width = plan.width;
       if (width !== undefined) {
         await this.#gate.vectorIndex(this.#url, width, () => ensureVectorIndex(sql, width));
       }
       for (let attempt = 1;; attempt++) {
         try {
-          return await inTransaction(sql, (tx) => writeInTransaction(tx, plan));
+          return await inTransaction(sql, (tx) => writeInTransaction(tx, plan), { signal });
         } catch (error) {
           const code = (error as { code?: unknown }).code;
-          if (attempt < WRITE_ATTEMPTS && typeof code === "string" && RETRY_STATES.has(code)) {
+          if (
+            attempt < WRITE_ATTEMPTS && typeof code === "string" && RETRY_STATES.has(code) &&
+            !signal.aborted
+          ) {
             continue;
           }
           throw error;
@@ -225,42 +254,88 @@ export class PostgresIndex implements VectorIndex {
   }
 
   /**
-   * Runs `work` once the schema is ready, under the call's deadline. A call
-   * that outlives it, or whose connection went away, closes the pool (a hung
-   * server keeps its connections busy forever) and is a 503; the next call
-   * connects afresh.
+   * Runs `work` once the schema is ready, under the call's deadline
+   * (`DATABASE_TIMEOUT_MS`). The server bounds each statement itself
+   * (`statement_timeout`, `lock_timeout`): a slow one fails its own call
+   * with a 503 and its connection stays in the pool, so other calls never
+   * notice. Past the deadline the call is a 503 at once and `work` gets its
+   * signal (a transaction then rolls back rather than commit). A connection
+   * that still has not answered a statement later is hung, and only then is
+   * the pool retired; one postgres.js saw die is retired at once.
    */
-  async #call<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    const sql = this.#sql ??= this.#connect();
+  async #call<T>(work: (sql: Sql, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const bounded = this.#gate.takesBounds(this.#url);
+    const sql = this.#sql ??= this.#connect(bounded);
+    const deadline = new AbortController();
+    const running = (async () => {
+      await this.#ready(sql);
+      return await work(sql, deadline.signal);
+    })();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<never>((_, reject) => {
+    const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        if (this.#sql === sql) this.#sql = undefined;
-        sql.end({ timeout: 0 }).catch(() => {});
-        reject(new IndexUnavailableError(`no answer within ${this.#timeoutMs / 1000} s`));
+        const error = new IndexTimeoutError(this.#timeoutMs, "to answer (DATABASE_TIMEOUT_MS)");
+        deadline.abort(error);
+        this.#retireIfHung(sql, running);
+        reject(error);
       }, this.#timeoutMs);
     });
     try {
-      return await Promise.race([
-        (async () => {
-          await this.#ready(sql);
-          return await work(sql);
-        })(),
-        deadline,
-      ]);
+      return await Promise.race([running, late]);
     } catch (error) {
+      const cause = error instanceof SiftError ? error.cause : error;
+      if (bounded && refusedStartupParameter(cause)) {
+        // A pooler that takes no session settings at connect: sessions go without them, and
+        // only the deadline above bounds a statement (docs/postgres.md, Timeouts).
+        if (this.#gate.takesBounds(this.#url)) {
+          this.#gate.refusedBounds(this.#url);
+          console.error(
+            "sift: the database refuses statement_timeout at connect (PgBouncer?); " +
+              "sessions go without it, bounded by DATABASE_TIMEOUT_MS alone",
+          );
+        }
+        this.#retire(sql, 5);
+        return await this.#call(work);
+      }
       if (error instanceof SiftError) throw error;
       // A connection postgres.js saw die can keep a write it never flushed, and then never
       // flushes its next start-up either (porsager/postgres#1215): the next call gets a new
       // pool, and this one closes once its other calls are done.
-      if (connectionLost(error) && this.#sql === sql) {
-        this.#sql = undefined;
-        sql.end({ timeout: 5 }).catch(() => {});
-      }
-      throw toIndexError(error);
+      if (connectionLost(error)) this.#retire(sql, 5);
+      throw toIndexError(error, this.#bounds);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A call past its deadline: the server ends its statement by
+   * `statement_timeout`, and its connection is back in the pool. If `running`
+   * has still not settled `statement_timeout` and a second later, its
+   * connection is hung (the server or the network stopped answering), or if
+   * it ends with the connection lost: the pool is retired, so no new call
+   * waits on it.
+   */
+  #retireIfHung(sql: Sql, running: Promise<unknown>): void {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), this.#timeoutMs + HUNG_AFTER_MS);
+    });
+    const broken = running.then(() => false, (error: unknown) => connectionLost(error));
+    Promise.race([broken, hung]).then((retire) => {
+      clearTimeout(timer);
+      if (retire) this.#retire(sql, (this.#timeoutMs + HUNG_AFTER_MS) / 1000);
+    });
+  }
+
+  /**
+   * New calls get a new pool; this one closes once the calls in flight on
+   * its other connections are done (each within its own deadline), and is
+   * destroyed `seconds` later at the latest.
+   */
+  #retire(sql: Sql, seconds: number): void {
+    if (this.#sql === sql) this.#sql = undefined;
+    sql.end({ timeout: seconds }).catch(() => {});
   }
 
   #ready(sql: Sql): Promise<void> {
@@ -272,16 +347,30 @@ export class PostgresIndex implements VectorIndex {
     return migrating;
   }
 
-  #connect(): Sql {
+  #connect(bounded: boolean): Sql {
     return postgres(this.#url, {
       max: this.#max,
       connect_timeout: Math.max(1, Math.ceil(this.#timeoutMs / 3000)),
       idle_timeout: this.#idleTimeoutSeconds,
       max_lifetime: 30 * 60,
       onnotice: () => {},
-      connection: { application_name: "sift" },
+      // Startup parameters: every statement of every session is bounded, with no round trip.
+      connection: {
+        application_name: "sift",
+        ...(bounded
+          ? { statement_timeout: this.#bounds.statementMs, lock_timeout: this.#bounds.lockMs }
+          : {}),
+      },
     });
   }
+}
+
+/**
+ * `statement_timeout` is the call's deadline; `lock_timeout` half of it, so a
+ * writer waiting its turn on a namespace gives up first and says so.
+ */
+export function statementBounds(timeoutMs: number): StatementBounds {
+  return { statementMs: timeoutMs, lockMs: Math.max(1, Math.floor(timeoutMs / 2)) };
 }
 
 /** `acme:default` → tenant `acme`, namespace `default`; a bare key's namespace has tenant "". */

@@ -22,19 +22,46 @@ export function connectionLost(error: unknown): boolean {
  * CONNECTION_CLOSED, from its connection's close handler. The pending
  * promise holds nothing anyone can reach, so it is collected.
  *
+ * Once `signal` (the call's deadline) aborts, the transaction sends no
+ * further statement and rolls back instead of committing: a request already
+ * answered 503 stores nothing, and its connection goes back to the pool as
+ * soon as the statement in flight ends (the server bounds it).
+ *
  * @example
- * const moved = await inTransaction(sql, (tx) => writeInTransaction(tx, plan));
+ * const moved = await inTransaction(sql, (tx) => writeInTransaction(tx, plan), { signal });
  */
 export async function inTransaction<T>(
   sql: Sql,
   work: (tx: TransactionSql) => Promise<T>,
+  options: { signal?: AbortSignal } = {},
 ): Promise<T> {
+  const { signal } = options;
   return await sql.begin(async (tx) => {
     try {
-      return await work(tx);
+      const result = await work(signal ? untilAborted(tx, signal) : tx);
+      signal?.throwIfAborted();
+      return result;
     } catch (error) {
       if (connectionLost(error)) return await new Promise<never>(() => {});
       throw error;
     }
   }) as T;
+}
+
+/** `tx`, refusing to start a statement once `signal` has aborted (it throws the signal's reason). */
+function untilAborted(tx: TransactionSql, signal: AbortSignal): TransactionSql {
+  const unsafe = tx.unsafe.bind(tx);
+  const guardedUnsafe = ((...args: Parameters<typeof unsafe>) => {
+    signal.throwIfAborted();
+    return unsafe(...args);
+  }) as typeof unsafe;
+  return new Proxy(tx, {
+    apply(target, self, args) {
+      signal.throwIfAborted();
+      return Reflect.apply(target, self, args);
+    },
+    get(target, key, receiver) {
+      return key === "unsafe" ? guardedUnsafe : Reflect.get(target, key, receiver);
+    },
+  });
 }
