@@ -61,7 +61,10 @@ export function writePlan(
  * (writers of one namespace take turns, so term rows never deadlock), the
  * documents' chunks and any chunk with a written id go, the new chunks come
  * in, and the BM25 statistics move by the difference, term rows in one
- * order. Resolves to how many chunks went.
+ * order. Resolves to how many chunks went. The ids go in as arrays
+ * (`= ANY (ARRAY(...))`), so the delete reads the document index and the
+ * primary key; as `IN (subquery) OR IN (subquery)` it scanned every chunk of
+ * every tenant (17 ms → 0.1 ms at 100k rows, EXPLAIN ANALYZE on PG 15).
  */
 export async function writeInTransaction(tx: TransactionSql, plan: WritePlan): Promise<number> {
   const { tenant, namespace, width } = plan;
@@ -74,12 +77,12 @@ export async function writeInTransaction(tx: TransactionSql, plan: WritePlan): P
     WITH gone AS (
       DELETE FROM sift_chunks
       WHERE tenant = ${tenant} AND namespace = ${namespace}
-        AND (doc_id IN (SELECT jsonb_array_elements_text(${
+        AND (doc_id = ANY (ARRAY(SELECT jsonb_array_elements_text(${
     JSON.stringify(plan.docIds)
-  }::text::jsonb))
-          OR id IN (SELECT jsonb_array_elements_text(${
-    JSON.stringify(plan.chunkIds)
   }::text::jsonb)))
+          OR id = ANY (ARRAY(SELECT jsonb_array_elements_text(${
+    JSON.stringify(plan.chunkIds)
+  }::text::jsonb))))
       RETURNING terms, length),
     lost AS (SELECT u.lexeme AS term, count(*)::int AS df
       FROM gone, unnest(gone.terms) u GROUP BY u.lexeme)
