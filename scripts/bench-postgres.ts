@@ -82,15 +82,15 @@ async function quality(databaseUrl: string, datasetDir: string): Promise<Postgre
   });
 }
 
-/** ARAGOG's chunks with the offline model's vectors, and some of its questions embedded. */
-async function material(datasetDir: string) {
+/** ARAGOG's chunks with the offline model's vectors, and its first `count` questions embedded. */
+export async function material(datasetDir: string, count = QUESTIONS) {
   const dataset = await readDataset(datasetDir);
   const config = readConfig({ DEMO_CORPUS: "false" });
   const { embedder } = new Runtime().deps(config);
   const drafts = (await chunkDocuments(dataset.documents, config.chunking))
     .flatMap((document) => document.chunks);
   const vectors = await embedder.embed(drafts.map((draft) => draft.text));
-  const questions = dataset.questions.slice(0, QUESTIONS).map((question) => question.question);
+  const questions = dataset.questions.slice(0, count).map((question) => question.question);
   const questionVectors = await embedder.embed(questions);
   return { drafts, vectors, questions, questionVectors };
 }

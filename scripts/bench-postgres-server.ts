@@ -1,0 +1,207 @@
+/**
+ * `deno task bench:postgres --url postgres://…`: any Postgres with pgvector
+ * beside the embedded index, in one run. Per size: ingest chunks/s (batches of
+ * 500 through each index's own `upsert`; the embedded index writes its log to
+ * a temporary directory, as `deno task start` does) and p50/p95 of in-process
+ * `query()` calls per mode over ARAGOG's questions. Both get the same chunks:
+ * ARAGOG's, with the offline model's vectors, copied with jitter up to each
+ * size. It writes under its own tenant (`sift-bench`) and deletes what it
+ * wrote at the end, unless `--keep`.
+ */
+import { FileIndexLog } from "../lib/vector-index/deno/file-index-log.ts";
+import { mulberry32 } from "../shared/random.ts";
+import { LocalIndex } from "../shared/vector/local.ts";
+import type { IndexedChunk, SearchMode, VectorIndex } from "../shared/vector/port.ts";
+import { PostgresIndex } from "../shared/vector/postgres/index.ts";
+import { material } from "./bench-postgres.ts";
+import { type Command, commandArgs, runCommand, usageMistake } from "./cli.ts";
+
+const COMMAND = {
+  usage: "deno task bench:postgres --url postgres://USER:PASSWORD@HOST/DB [options]",
+  about: `Ingest chunks/s and search p50/p95 (dense, sparse, hybrid) of the index in the Postgres at
+--url beside the embedded index, in one run, at each size. Writes under tenant sift-bench and
+deletes what it wrote at the end. Without --url, DATABASE_URL from the environment (deno task echoes
+its command line, so a password given as --url shows on screen and in logs).`,
+  flags: {
+    url: {
+      type: "string",
+      value: "URL",
+      help: "the database (its role needs no superuser)",
+      default: "DATABASE_URL",
+    },
+    sizes: { type: "string", value: "N,N", help: "chunks at each step", default: "10000,20000" },
+    questions: { type: "string", value: "N", help: "ARAGOG questions per mode", default: "100" },
+    minutes: {
+      type: "string",
+      value: "N",
+      help: "stop growing after this long; the size reached is reported",
+      default: "10",
+    },
+    keep: { type: "boolean", help: "leave the chunks in the database" },
+    json: { type: "boolean", help: "print JSON instead of the table" },
+  },
+} satisfies Command;
+
+const MODES: SearchMode[] = ["dense", "sparse", "hybrid"];
+const WRITE_BATCH = 500;
+
+export type ServerBenchRow = {
+  index: "embedded" | "postgres";
+  chunks: number;
+  ingest_chunks_per_second: number;
+  p50_ms: Record<SearchMode, number>;
+  p95_ms: Record<SearchMode, number>;
+};
+
+type Target = { name: ServerBenchRow["index"]; index: VectorIndex; ingestMs: number };
+
+const round = (value: number) => Math.round(value * 10) / 10;
+
+/** p50 and p95 of each mode over `questions`, one query at a time. */
+async function latencies(
+  index: VectorIndex,
+  namespace: string,
+  questions: string[],
+  vectors: number[][],
+) {
+  const p50 = {} as Record<SearchMode, number>;
+  const p95 = {} as Record<SearchMode, number>;
+  for (const mode of MODES) {
+    const ask = (i: number) =>
+      index.query({ text: questions[i]!, vector: vectors[i]!, mode, topK: 5, namespace });
+    for (let i = 0; i < Math.min(5, questions.length); i++) await ask(i); // warm-up
+    const times: number[] = [];
+    for (let i = 0; i < questions.length; i++) {
+      const begun = performance.now();
+      await ask(i);
+      times.push(performance.now() - begun);
+    }
+    times.sort((a, b) => a - b);
+    p50[mode] = round(times[Math.floor(times.length * 0.5)]!);
+    p95[mode] = round(times[Math.min(times.length - 1, Math.floor(times.length * 0.95))]!);
+  }
+  return { p50_ms: p50, p95_ms: p95 };
+}
+
+/** Both indexes grown to each size in turn, the same chunks written to each. */
+export async function compareIndexes(
+  options: {
+    url: string;
+    datasetDir: string;
+    sizes: number[];
+    questions: number;
+    minutes: number;
+    keep: boolean;
+  },
+): Promise<ServerBenchRow[]> {
+  const { drafts, vectors, questions, questionVectors } = await material(
+    options.datasetDir,
+    options.questions,
+  );
+  const namespace = `sift-bench:run-${Date.now()}`;
+  const dataDir = await Deno.makeTempDir({ prefix: "sift-bench-postgres-" });
+  const local = new LocalIndex({ log: new FileIndexLog(`${dataDir}/index.log`) });
+  const postgres = new PostgresIndex({ url: options.url, timeoutMs: 600_000 });
+  const targets: Target[] = [
+    { name: "embedded", index: local, ingestMs: 0 },
+    { name: "postgres", index: postgres, ingestMs: 0 },
+  ];
+  const random = mulberry32(7);
+  const rows: ServerBenchRow[] = [];
+  const begun = performance.now();
+  let batches = 0;
+  let written = 0;
+  try {
+    await local.open();
+    for (const size of [...options.sizes].sort((a, b) => a - b)) {
+      const before = written;
+      for (const target of targets) target.ingestMs = 0;
+      while (written < size && performance.now() - begun < options.minutes * 60_000) {
+        // One document per batch, so the clean-up is one delete per batch.
+        const docId = `bench-${batches++}`;
+        const batch: IndexedChunk[] = [];
+        for (; batch.length < WRITE_BATCH && written < size; written++) {
+          const at = written % drafts.length;
+          const draft = drafts[at]!;
+          batch.push({
+            id: `${docId}#${batch.length}`,
+            text: draft.text,
+            // Jittered, so copies are near their original, not on top of it.
+            vector: vectors[at]!.map((value) => value + (random() - 0.5) * 0.01),
+            metadata: { ...draft.metadata, doc_id: docId, chunk_index: batch.length },
+          });
+        }
+        for (const target of targets) {
+          const started = performance.now();
+          await target.index.upsert(batch, { namespace });
+          target.ingestMs += performance.now() - started;
+        }
+      }
+      for (const target of targets) {
+        rows.push({
+          index: target.name,
+          chunks: written,
+          ingest_chunks_per_second: Math.round((written - before) / (target.ingestMs / 1000 || 1)),
+          ...await latencies(target.index, namespace, questions, questionVectors),
+        });
+        console.error(`${target.name} ${written}: ${JSON.stringify(rows.at(-1))}`);
+      }
+      if (written < size) break; // out of time: the size reached is reported as it is
+    }
+  } finally {
+    if (!options.keep) {
+      for (let batch = 0; batch < batches; batch++) {
+        await postgres.deleteDocument(`bench-${batch}`, { namespace });
+      }
+      console.error(
+        `deleted ${batches} documents; ${await postgres.count({ namespace })} chunks left`,
+      );
+    } else console.error(`kept ${written} chunks in namespace ${namespace}`);
+    await postgres.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+  return rows;
+}
+
+/** The rows as a Markdown table. */
+export function serverBenchTable(rows: ServerBenchRow[]): string {
+  const line = (row: ServerBenchRow) =>
+    `| ${row.index} | ${row.chunks.toLocaleString("en-US")} | ${row.ingest_chunks_per_second} | ${
+      MODES.map((mode) => `${row.p50_ms[mode]} / ${row.p95_ms[mode]}`).join(" | ")
+    } |`;
+  return [
+    "| index | chunks | ingest chunks/s | dense p50 / p95 ms | sparse p50 / p95 ms | hybrid p50 / p95 ms |",
+    "|---|---|---|---|---|---|",
+    ...rows.map(line),
+  ].join("\n");
+}
+
+if (import.meta.main) {
+  const { values, positionals } = commandArgs(COMMAND);
+  if (positionals.length) usageMistake(COMMAND, `unexpected argument ${positionals[0]}`);
+  const url = values.url ?? Deno.env.get("DATABASE_URL");
+  if (!url) usageMistake(COMMAND, "--url (or DATABASE_URL) is required");
+  const sizes = (values.sizes ?? "10000,20000").split(",").map(Number);
+  const questions = Number(values.questions ?? "100");
+  const minutes = Number(values.minutes ?? "10");
+  for (
+    const [name, numbers] of [["sizes", sizes], ["questions", [questions]], ["minutes", [
+      minutes,
+    ]]] as const
+  ) {
+    if (numbers.some((value) => !Number.isInteger(value) || value < 1)) {
+      usageMistake(COMMAND, `--${name} takes whole numbers above 0`);
+    }
+  }
+  await runCommand(async () => {
+    const rows = await compareIndexes({
+      url: url!,
+      datasetDir: new URL("../../shared/datasets/aragog", import.meta.url).pathname,
+      sizes,
+      questions,
+      minutes,
+      keep: values.keep ?? false,
+    });
+    console.log(values.json ? JSON.stringify(rows, null, 2) : serverBenchTable(rows));
+  });
+}
