@@ -22,6 +22,7 @@ import { legacySnapshotRecords } from "./legacy-snapshot.ts";
 import { RecoveryNote } from "./recovery-note.ts";
 import type { SectionCrcInput } from "./crc-worker.ts";
 import { mapInWorkers } from "./worker-pool.ts";
+import { writeAll } from "./write-all.ts";
 
 /**
  * The embedded index on disk (Deno only: imported by entries, never by a
@@ -372,11 +373,6 @@ export class FileIndexLog implements IndexLog {
     this.#file?.close();
     this.#file = undefined;
   }
-}
-
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  let written = 0;
-  while (written < bytes.length) written += await file.write(bytes.subarray(written));
 }
 
 /**

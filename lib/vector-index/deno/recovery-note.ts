@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IndexDamagedError } from "../errors.ts";
 import type { RecoveredTail } from "../log.ts";
+import { writeAll } from "./write-all.ts";
 
 const noteSchema = z.object({
   cuts: z.array(z.object({
@@ -48,9 +49,7 @@ export class RecoveryNote {
     const bytes = new TextEncoder().encode(`${JSON.stringify({ cuts }, null, 2)}\n`);
     const file = await Deno.open(temporary, { create: true, write: true, truncate: true });
     try {
-      for (let written = 0; written < bytes.length;) {
-        written += await file.write(bytes.subarray(written));
-      }
+      await writeAll(file, bytes);
       await file.syncData();
     } catch (error) {
       await Deno.remove(temporary).catch(() => {});
