@@ -33,6 +33,8 @@ export type ScoredReply = {
   category: string;
   reader: ReaderName;
   reply: string;
+  /** A provider's separate reasoning field (`reasoning_content`), when the thinking came apart. */
+  reasoning?: string;
   expected: unknown;
 };
 
@@ -150,4 +152,19 @@ export function scoreCorpus(entries: readonly ScoredReply[]): CorpusScore {
     } else score.degraded.push({ category: entry.category, reply: entry.reply });
   }
   return score;
+}
+
+/** Right / wrong / degraded counts, grouped by `group` of each reply. */
+export function countsBy(
+  entries: readonly ScoredReply[],
+  group: (entry: ScoredReply) => string,
+): Map<string, Record<Outcome, number>> {
+  const counts = new Map<string, Record<Outcome, number>>();
+  for (const entry of entries) {
+    const key = group(entry);
+    const count = counts.get(key) ?? { right: 0, wrong: 0, degraded: 0 };
+    count[outcomeOf(entry).outcome]++;
+    counts.set(key, count);
+  }
+  return counts;
 }
