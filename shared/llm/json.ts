@@ -1,28 +1,55 @@
+import { relaxedJson } from "./relaxed-json.ts";
+
+/** How many `{` a reply's object is looked for from: a bound, so a reply of braces stays linear. */
+const MAX_STARTS = 32;
+
 /**
- * Finds the first balanced JSON object in model text (models wrap JSON in
- * prose or code fences) and parses it; `undefined` when there is none.
- * Brackets inside strings are skipped, so `{"a": "}"}` parses.
+ * Finds the first balanced object in model text (models wrap JSON in prose
+ * or code fences) and parses it, as JSON or, failing that, as the object
+ * literals models write instead (`{'score': 2}`, `True`, trailing commas:
+ * `relaxed-json.ts`); `undefined` when there is none. Brackets inside
+ * strings of either quote are skipped, so `{"a": "}"}` parses.
  */
 export function extractJsonObject(text: string): unknown {
-  for (let start = text.indexOf("{"); start !== -1; start = text.indexOf("{", start + 1)) {
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < text.length; i++) {
-      const char = text[i];
-      if (inString) {
-        if (char === "\\") i++;
-        else if (char === '"') inString = false;
-        continue;
-      }
-      if (char === '"') inString = true;
-      else if (char === "{") depth++;
-      else if (char === "}" && --depth === 0) {
-        try {
-          return JSON.parse(text.slice(start, i + 1));
-        } catch {
-          break;
-        }
-      }
+  let starts = 0;
+  for (
+    let start = text.indexOf("{");
+    start !== -1 && starts < MAX_STARTS;
+    start = text.indexOf("{", start + 1), starts++
+  ) {
+    const end = balancedEnd(text, start);
+    if (end === -1) continue;
+    const candidate = text.slice(start, end + 1);
+    const parsed = parseObject(candidate);
+    if (parsed !== undefined) return parsed;
+  }
+  return undefined;
+}
+
+/** Where the object opened at `start` closes, or -1 when it never does. */
+function balancedEnd(text: string, start: number): number {
+  let depth = 0;
+  let quote = "";
+  for (let i = start; i < text.length; i++) {
+    const char = text[i];
+    if (quote) {
+      if (char === "\\") i++;
+      else if (char === quote) quote = "";
+      continue;
+    }
+    if (char === '"' || (char === "'" && /[\s{\[:,]/.test(text[i - 1] ?? " "))) quote = char;
+    else if (char === "{") depth++;
+    else if (char === "}" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+function parseObject(candidate: string): unknown {
+  for (const form of [candidate, relaxedJson(candidate)]) {
+    try {
+      return JSON.parse(form);
+    } catch {
+      // The next form, or none.
     }
   }
   return undefined;

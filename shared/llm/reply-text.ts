@@ -1,3 +1,7 @@
+import { canonicalLabels } from "./labels.ts";
+import { canonicalNotation } from "./notation.ts";
+import { setReasoningAside } from "./reasoning.ts";
+
 /**
  * What every reply reader does before it reads (docs/model-replies.md,
  * "Reading rules"): one form of digits and quotes, refusals recognised,
@@ -31,14 +35,23 @@ function digitValue(char: string): number {
 }
 
 /**
- * A reply in one form: NFKC (fullwidth `２` is `2`, `ﬁ` is `fi`), every
- * script's decimal digits as ASCII (Arabic-Indic `٤` is `4`), curly quotes
- * and primes as `'` and `"`, zero-width characters gone.
+ * A reply in one form, its thinking set aside first (`<think>…</think>`,
+ * see `reasoning.ts`): NFKC (fullwidth `２` is `2`, `：` is `:`, `ﬁ` is
+ * `fi`), every script's decimal digits as ASCII (Arabic-Indic `٤` is `4`),
+ * curly quotes and primes as `'` and `"`, zero-width characters gone; then
+ * values in notations (`\boxed{2}`, `<score>2</score>`) as labelled lines
+ * (`notation.ts`), and labels and document names of other languages in
+ * English (`Puntuación: 2` is `Score: 2`, `文档1` is `Doc 1`; `labels.ts`).
  *
  * @example
  * normalizeReply("Score: ２ — Assistant B’s"); // "Score: 2 — Assistant B's"
  */
 export function normalizeReply(text: string): string {
+  return canonicalLabels(canonicalNotation(normalizeCharacters(setReasoningAside(text).answer)));
+}
+
+/** NFKC, every script's digits as ASCII, curly quotes as straight ones, zero-width characters gone. */
+function normalizeCharacters(text: string): string {
   return text.normalize("NFKC")
     .replace(/[\u200B-\u200D\u2060\uFEFF]/g, "")
     .replace(
