@@ -39,7 +39,22 @@ export function readVariations(reply: string): string[] {
     line.replace(/^\s*#{1,6}\s*/, "")
   );
   if (listed.length > 0) return listed;
-  return lines.filter((line) => !PREAMBLE.test(line.trim()) && line.trim().length <= 200);
+  return lines.filter((line) =>
+    !PREAMBLE.test(line.trim()) && line.trim().length <= 200 && !isSentenceToTheUser(line)
+  );
+}
+
+/**
+ * A line that talks rather than searches: in the first person ("I'll have
+ * to pass on this one"), or a whole sentence of four words or more that
+ * ends in `.` or `!` ("Happy to help with something else.", "Lo siento, no
+ * puedo ayudar con eso."). A refusal however polite is such lines only, so
+ * it holds no query; a query ends in no full stop.
+ */
+function isSentenceToTheUser(line: string): boolean {
+  const text = line.trim();
+  if (/\b(?:I|I'm|I'll|I'd|I've|me|my|we|we're|us|our)\b/.test(text)) return true;
+  return /[.!]$/.test(text) && text.split(/\s+/).length >= 4;
 }
 
 function jsonArrayOfStrings(text: string): string[] {

@@ -39,8 +39,7 @@ export function cleanVariations(
   const seen = new Set([query.trim().toLowerCase()]);
   const kept: string[] = [];
   for (const candidate of candidates) {
-    const text = candidate.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "").trim()
-      .replace(/^["']|["']$/g, "").trim();
+    const text = unquoted(candidate.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "").trim());
     const key = text.toLowerCase();
     if (text.length < 2 || text.length > 500 || seen.has(key)) continue;
     seen.add(key);
@@ -48,6 +47,12 @@ export function cleanVariations(
     if (kept.length === count) break;
   }
   return kept;
+}
+
+/** A query quoted whole (`"rrf formula"`) without its quotes; a quote inside one (`"RRF" k`) stays. */
+function unquoted(query: string): string {
+  const whole = /^(["'])([^"']*)\1$/.exec(query);
+  return (whole ? whole[2]! : query).trim();
 }
 
 const VARIATIONS_TTL_SECONDS = 24 * 3600;

@@ -9,6 +9,7 @@ import { addUsage, NO_USAGE } from "./usage.ts";
 import { ANSWER_SCALE, lastJsonObject, parseGrade } from "./parse.ts";
 import { readLabelled } from "../../shared/llm/read-score.ts";
 import { isRefusal, normalizeReply, withoutQuotedText } from "../../shared/llm/reply-text.ts";
+import { reviseScores } from "./revise-scores.ts";
 import { judgeRetrieval } from "./retrieval.ts";
 import type {
   AnswerEvaluation,
@@ -67,12 +68,14 @@ export function readAnswerReply(
   if (isRefusal(text)) return undefined;
   const found = lastJsonObject(text, scoresSchema);
   if (found) {
-    const { reasoning, ...scores } = found.value;
-    return {
-      scores,
+    const { reasoning, ...stated } = found.value;
+    const revised = reviseScores(text, stated, found.start);
+    return revised && {
+      scores: revised.scores,
       reasoning: typeof reasoning === "string"
         ? reasoning.trim()
         : text.slice(0, found.start).trim(),
+      ...(revised.revised ? { revised: true as const } : {}),
     };
   }
   const scores: Partial<AnswerScores> = {};
@@ -84,11 +87,14 @@ export function readAnswerReply(
     scores[key] = read.value;
     revised ||= read.revised;
   }
+  const final = reviseScores(unquoted, scores as AnswerScores, 0);
+  if (!final) return undefined;
+  revised ||= final.revised;
   const labelled = new RegExp(`^[\\W_]*(?:${KEYS.join("|")})\\b`, "i");
   const reasoning = text.split(/\r?\n/).filter((line) =>
     !labelled.test(line) && !/^\s*\|?[\s|:-]*$/.test(line) && !/^\s*\|\s*criterion/i.test(line)
   ).join("\n").trim();
-  return { scores: scores as AnswerScores, reasoning, ...(revised ? { revised: true } : {}) };
+  return { scores: final.scores, reasoning, ...(revised ? { revised: true } : {}) };
 }
 
 /**

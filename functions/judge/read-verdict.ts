@@ -8,6 +8,7 @@ import {
   normalizeReply,
   withoutQuotedText,
 } from "../../shared/llm/reply-text.ts";
+import { withoutConditionals } from "../../shared/llm/revisions.ts";
 import { parseVerdictValue } from "./parse.ts";
 
 const VERDICT_TOKEN = /\[\[\s*([ABC])\s*\]\]/gi;
@@ -32,10 +33,19 @@ export function readVerdictText(text: string): Verdict | undefined {
   return readVerdictRevised(text)?.verdict;
 }
 
-/** `readVerdictText`, saying also whether the reply revised its verdict. */
+/**
+ * `readVerdictText`, saying also whether the reply revised its verdict. A
+ * conditional verdict ("if the user cared about brevity, [[A]] would be
+ * better") is read only when the reply states no other.
+ */
 export function readVerdictRevised(reply: string): ReadVerdict | undefined {
   const text = normalizeReply(reply);
   if (isRefusal(text)) return undefined;
+  const stated = withoutConditionals(text);
+  return readStatedVerdict(stated) ?? (stated === text ? undefined : readStatedVerdict(text));
+}
+
+function readStatedVerdict(text: string): ReadVerdict | undefined {
   const tokens = [...text.matchAll(VERDICT_TOKEN)].map((match) => toVerdict(match[1]!));
   if (tokens.length > 0) return { verdict: tokens.at(-1)!, revised: unique(tokens).length > 1 };
   const object = verdictObject.safeParse(
@@ -95,7 +105,7 @@ const SIDE = String.raw`(?:assistant|answer|response)?\s*\[?\[?\s*([AB]|tie|C)\b
 /** `Verdict: A`, `Final verdict: Assistant B`, `Winner - tie`, `Better answer: A`. */
 const LABELLED = new RegExp(
   String
-    .raw`(?:^|\n)[^\w\n]*(?:(?:my|the|final|overall|revised|corrected|new)\s+)*(?:verdict|winner|decision|better\s+(?:answer|response)|choice|result)\s*(?::|=|-|is)\s*${SIDE}`,
+    .raw`(?:^|\n)[^\w\n]*(?:(?:my|the|final|overall|revised|corrected|new)\s+)*(?:verdict|winner|decision|judge?ment|(?:final\s+)?answer|better\s+(?:answer|response)|choice|result)\s*(?::|=|-|is)\s*${SIDE}`,
   "gi",
 );
 

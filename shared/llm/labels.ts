@@ -279,7 +279,7 @@ const VALUE_WORDS: Readonly<Record<string, string>> = Object.fromEntries([
 const VALUE_WORD = new RegExp(`^(${Object.keys(VALUE_WORDS).join("|")})(?![\\p{L}])`, "iu");
 
 /** What may follow a label's separator for it to be a label: a number, a bracket, a short word. */
-const VALUE_AHEAD = /^[ \t]*(?:[-+]?\d|\.\d|\[|\(|\p{L})/u;
+const VALUE_AHEAD = /^[ \t*_]*(?:[-+]?\d|\.\d|\[|\(|\p{L})/u;
 /** A label: up to 40 letters and spaces, then `:` or `=` (fullwidth ones are ASCII after NFKC). */
 const LABEL = /(\p{L}[\p{L}\p{M}' -]{0,40}?)([ \t]*[:=])/gu;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { completeFieldsOfCutObject, extractJsonObject } from "./json.ts";
 import { isRefusal, lastRevisionAt, normalizeReply, withoutQuotedText } from "./reply-text.ts";
+import { lastRetractionAt, revisionsIn, withoutConditionals } from "./revisions.ts";
 
 /**
  * Reading one score out of a model's free-text reply the way a careful
@@ -36,17 +37,21 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
   ten: 10,
 };
 
+/** "out of" in the languages labels are read in (`4 von 5`, `3 sur 5`, `4 de 5`, `4 su 5`). */
+const OUT_OF = String.raw`out\s+of|von|sur|de|su|em`;
+
 /** A number (`2`, `4.5`, `0,8`, `.5`, `two`), then optionally `/ 5`, `out of 5` or `%`. */
 const VALUE = String.raw`(\d+(?:[.,]\d+)?|\.\d+|${
   Object.keys(NUMBER_WORDS).join("|")
-})(?:\s*(?:\/|out\s+of)\s*(\d+(?:\.\d+)?)|\s*(%))?`;
+})(?:\s*(?:\/|${OUT_OF})\s*(\d+(?:\.\d+)?)|\s*(%))?`;
 
 /** A stated scale: "on a scale from 0 to 10", "(0-5)", "scale of 1-5". */
 const STATED_SCALE =
   /(?:scale|range)\s*(?:of|from)?\s*(\d+)\s*(?:to|-|–)\s*(\d+)|\(\s*(\d+)\s*(?:-|–|to)\s*(\d+)\s*\)/i;
 
 /** What may follow a value on its line: a parenthesis, a dash and words, punctuation. */
-const TAIL = String.raw`(?:\s*\([^)]*\))?(?:\s*(?:[-–—,;:]|because|as|since)\s*\D.*)?[\s.!:|]*$`;
+const TAIL = String
+  .raw`(?:\s*\([^)]*\))?(?:\s*(?:[-–—,;:]|[.!?](?=\s)|because|as|since)\s*\D.*)?[\s.!:|]*$`;
 
 function toNumber(token: string): number | undefined {
   const word = NUMBER_WORDS[token.toLowerCase()];
@@ -88,10 +93,18 @@ function statedMax(text: string): number | undefined {
   return Number.isFinite(top) && top > 0 ? top : undefined;
 }
 
+/** Grades as words that name an end of any scale: `excellent` is its top, `none` its bottom. */
+const SCALE_ENDS: readonly (readonly [RegExp, "top" | "bottom"])[] = [
+  [/^(?:excellent|perfect|outstanding|maximum|max|full(?:y\s+relevant)?)$/i, "top"],
+  [/^(?:none|nil|nothing|minimum|min|null)$/i, "bottom"],
+];
+
 function wordValue(phrase: string, scale: ScoreScale): number | undefined {
   const cleaned = phrase.replace(/[().!,;:]+/g, " ").trim();
   const found = (scale.words ?? []).filter(([pattern]) => pattern.test(cleaned));
-  return found.length === 1 ? found[0]![1] : undefined;
+  if (found.length === 1) return found[0]![1];
+  const end = SCALE_ENDS.find(([pattern]) => pattern.test(cleaned))?.[1];
+  return end === "top" ? scale.max : end === "bottom" ? 0 : undefined;
 }
 
 const jsonScore = z.record(z.string(), z.unknown());
@@ -130,22 +143,84 @@ export function readScore(text: string, scale: ScoreScale): number | undefined {
   return readScoreRevised(text, scale)?.value;
 }
 
-/** `readScore`, saying also whether the reply revised its score (`revised` in the judgment). */
+/**
+ * `readScore`, saying also whether the reply revised its score (`revised`
+ * in the judgment). Conditional clauses ("if it had kept the caveat, it
+ * would be a 5") are read last: only when the reply states nothing else.
+ */
 export function readScoreRevised(reply: string, scale: ScoreScale): ReadScore | undefined {
   const text = normalizeReply(reply);
   if (isRefusal(text)) return undefined;
   const labels = ["score", "rating", "grade", ...(scale.labels ?? [])];
+  // JSON is read whole: its strings may hold a conditional clause that is no verdict.
   const json = fromJson(text, scale, labels);
-  if (json !== undefined) return { value: json, revised: false };
+  if (json !== undefined) {
+    return revisedAfter(text, scale, labels, {
+      value: json,
+      revised: false,
+      statedAt: lastStatementAt(text, labels),
+    });
+  }
+  const stated = withoutConditionals(text);
+  return readStated(stated, scale) ?? (stated === text ? undefined : readStated(text, scale));
+}
+
+function readStated(text: string, scale: ScoreScale): ReadScore | undefined {
+  const labels = ["score", "rating", "grade", ...(scale.labels ?? [])];
+  const read = readOnce(text, scale, labels);
+  return read && revisedAfter(text, scale, labels, read);
+}
+
+/**
+ * A reading, then what the reply commits to after the statement it came
+ * from ("Score: 2 … so I'd lower that to 0", a note after the JSON: "the
+ * score should be 0"): the last such value wins, and a retraction with no
+ * value ("I'm not sure about that any more") leaves nothing.
+ */
+function revisedAfter(
+  text: string,
+  scale: ScoreScale,
+  labels: readonly string[],
+  read: ReadScore & { statedAt: number },
+): ReadScore | undefined {
+  const later = revisionsIn(text, labels, true).filter((revision) => revision.at > read.statedAt);
+  const last = later.at(-1);
+  const retracted = lastRetractionAt(text);
+  if (!last) {
+    return retracted > read.statedAt ? undefined : { value: read.value, revised: read.revised };
+  }
+  if (retracted > last.at) return undefined;
+  const value = onScale(
+    toNumber(last.value),
+    statedOver(text)(last.percent ? "100" : last.over),
+    scale,
+  );
+  return value === undefined ? undefined : { value, revised: read.revised || value !== read.value };
+}
+
+/** Where the last statement of one of `labels` (or the last object) ends. */
+function lastStatementAt(text: string, labels: readonly string[]): number {
+  let at = text.lastIndexOf("}");
+  const label = new RegExp(String.raw`\b(?:${labels.join("|")})\b[^\n:=]{0,24}[:=]\s*\S`, "gi");
+  for (const match of text.matchAll(label)) at = Math.max(at, match.index + match[0].length);
+  return at;
+}
+
+function readOnce(
+  text: string,
+  scale: ScoreScale,
+  labels: readonly string[],
+): (ReadScore & { statedAt: number }) | undefined {
+  const statedAt = lastStatementAt(text, labels);
   const unquoted = withoutQuotedText(text);
   const labelled = readLabelled(unquoted, labels, scale);
   if (labelled === "unsettled") return undefined;
-  if (labelled !== undefined) return labelled;
+  if (labelled !== undefined) return { ...labelled, statedAt };
   const overOf = statedOver(unquoted);
   const whole = plainLines(unquoted).filter(Boolean).join(" ");
-  const bare = new RegExp(`^${VALUE}[\\s.!]*$`, "i").exec(whole);
+  const bare = new RegExp(`^${VALUE}[\\s.!—–-]*$`, "i").exec(whole);
   const once = (value: number | undefined) =>
-    value === undefined ? undefined : { value, revised: false };
+    value === undefined ? undefined : { value, revised: false, statedAt: 0 };
   if (bare) return once(onScale(toNumber(bare[1]!), overOf(bare[3] ? "100" : bare[2]), scale));
   if (whole.length <= 40) {
     const word = wordValue(whole, scale);
@@ -279,8 +354,11 @@ const PROSE = new RegExp(
 );
 
 /** A fraction stated anywhere in prose: "4 out of 5", "3/5". */
-const FRACTION =
-  /(?<![\d.\/])(\d+(?:\.\d+)?)\s*(?:\/|out\s+of)\s*(\d+(?:\.\d+)?)(?![\d.]*\d|\s*\/)/gi;
+const FRACTION = new RegExp(
+  String
+    .raw`(?<![\d.\/])(\d+(?:[.,]\d+)?)\s*(?:\/|${OUT_OF})\s*(\d+(?:\.\d+)?)(?![\d.]*\d|\s*\/)`,
+  "gi",
+);
 
 /** The one value prose gives; a negated one ("would not give it a 2") or two different are none. */
 function fromProse(

@@ -1,5 +1,6 @@
 /** A heading that names one document and nothing else: `**Doc 1**`, `### Document 3`, `[2]:`. */
-const HEADING = /^[^\w[]*(?:(?:doc(?:ument)?|passage)\s*#?\s*\[?(\d+)\]?|\[(\d+)\])[^\w[]*$/i;
+const HEADING =
+  /^[^\w[]*(?:(?:doc(?:ument)?|passage)\s*[:=]?\s*#?\s*\[?(\d+)\]?|\[(\d+)\])[^\w[]*$/i;
 /** A `Label: value` line inside a block (bullets and emphasis allowed). */
 const FIELD = /^[\s>*_`\-•]*([A-Za-z][\w \-/&]*?)[\s*_`]*[:=]\s*(.+)$/;
 const SCORE_LABEL = /^(?:final(?:\s+score)?|relevance|score|relevance\s+score)$/i;

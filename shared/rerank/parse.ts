@@ -3,6 +3,7 @@ import { extractJsonObject } from "../llm/json.ts";
 import { isRefusal, normalizeReply, withoutQuotedText } from "../llm/reply-text.ts";
 import { blocksAsLines } from "./blocks.ts";
 import { ignoredDocuments } from "./ignored.ts";
+import { reviseJudgments } from "./revise-judgments.ts";
 import { type Criterion, CRITERION_MAX, criterionKey, RELEVANCE_MAX } from "./rubric.ts";
 import type { Judgment } from "./types.ts";
 
@@ -86,9 +87,11 @@ export function readJudgments(
   const text = normalizeReply(reply);
   if (isRefusal(text)) return [];
   const structured = parseStructuredJudgments(extractJsonObject(text), batchSize, criteria);
-  const judgments = structured.length > 0
-    ? structured
-    : parseTextJudgments(text, batchSize, criteria);
+  const judgments = reviseJudgments(
+    text,
+    structured.length > 0 ? structured : parseTextJudgments(text, batchSize, criteria),
+    criteria.length,
+  );
   const ignored = ignoredDocuments(text, batchSize);
   if (ignored.size === 0) return judgments;
   const kept = judgments.filter((judgment) => !ignored.has(judgment.position + 1));
@@ -191,7 +194,9 @@ export function parseTextJudgments(
     if (!start) continue;
     const doc = Number(start[1] ?? start[2]);
     if (!Number.isInteger(doc) || doc < 1 || doc > batchSize) continue;
-    let rest = line.slice(start.index + start[0].length).replace(/\([^()]*\)/g, " ");
+    // A decimal comma (`7,5`) is no pair separator: the separator has a space after it.
+    let rest = line.slice(start.index + start[0].length).replace(/\([^()]*\)/g, " ")
+      .replace(/(\d),(\d{1,2})(?![\d,])/g, "$1.$2");
     let reason: string | undefined;
     const reasonAt = rest.search(/[,;|]\s*reason\s*[:=]/i);
     if (reasonAt !== -1) {

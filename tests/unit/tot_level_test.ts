@@ -121,7 +121,7 @@ Deno.test("rerankTot() never counts a failed or unreadable score as 0: the candi
       call.user.includes("d1")
         ? 500
         : /Dimension: novelty/.test(call.user) && call.user.includes("d0")
-        ? "excellent"
+        ? "pretty good, I think"
         : String(scoreOf(call)),
   }));
   const body = await rerankTot(d, { query: QUERY, documents: DOCUMENTS });
@@ -145,7 +145,7 @@ Deno.test("rerankTot() never counts a failed or unreadable score as 0: the candi
     [[0, null, true], [1, null, true]],
   );
   assert.ok(!body.discarded.some((entry) => entry.index <= 1), "not discarded on a made-up 0");
-  // Agent 2, level-1 scores 8 and one correction for d0's "excellent", thresholds 2, level 2's.
+  // Agent 2, level-1 scores 8 and one correction for d0's "pretty good", thresholds 2, level 2's.
   assert.equal(body.usage.llm_calls, 2 + 8 + 1 + 2 + 2 * 1);
 });
 

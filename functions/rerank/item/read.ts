@@ -6,6 +6,8 @@ import {
   withoutQuotedText,
 } from "../../../shared/llm/reply-text.ts";
 import { extractJsonObject } from "../../../shared/llm/json.ts";
+import { setReasoningAside } from "../../../shared/llm/reasoning.ts";
+import { revisionsIn } from "../../../shared/llm/revisions.ts";
 import { completeRanking, keepValid, readRanking, readSelection } from "./identifiers.ts";
 
 /*
@@ -24,13 +26,13 @@ export const selectionReplySchema = z.object({ useful: z.array(z.number().int())
 export const verdictReplySchema = z.object({ useful: z.boolean() });
 
 function json<T>(schema: z.ZodType<T>, reply: string): T | undefined {
-  const parsed = schema.safeParse(extractJsonObject(reply));
+  const parsed = schema.safeParse(extractJsonObject(normalizeReply(reply)));
   return parsed.success ? parsed.data : undefined;
 }
 
 /** The pseudo-answer: `{"answer"}` or the reply's text, trimmed; `undefined` when empty. */
 export function readAnswer(reply: string): string | undefined {
-  const text = (json(answerReplySchema, reply)?.answer ?? reply).trim();
+  const text = (json(answerReplySchema, reply)?.answer ?? setReasoningAside(reply).answer).trim();
   return text ? text.slice(0, ANSWER_CHARS) : undefined;
 }
 
@@ -100,10 +102,13 @@ export function readVerdictRevised(
     at: match.index,
     useful: yes(match[1]!),
   }));
-  const conclusions = [...text.matchAll(CONCLUSION)].map((match) => ({
-    at: match.index,
-    useful: yes(match[1]!),
-  }));
+  const conclusions = [
+    ...[...text.matchAll(CONCLUSION)].map((match) => ({ at: match.index, useful: yes(match[1]!) })),
+    // "…so I'll change that to yes": a revision in prose is a conclusion too.
+    ...revisionsIn(text, ["useful", "judge?ment", "verdict", "answer"], true)
+      .filter((revision) => /^(?:yes|no)$/i.test(revision.value))
+      .map((revision) => ({ at: revision.at, useful: yes(revision.value) })),
+  ];
   const revisedAt = lastRevisionAt(text);
   const last = [...stated, ...conclusions].sort((x, y) => x.at - y.at).at(-1);
   if (conclusions.length > 0 || (revisedAt !== -1 && last && last.at > revisedAt)) {

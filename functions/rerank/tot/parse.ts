@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { extractJsonObject } from "../../../shared/llm/json.ts";
+import { normalizeReply } from "../../../shared/llm/reply-text.ts";
+import { withoutConditionals } from "../../../shared/llm/revisions.ts";
 import {
   QUALITY_DIMENSIONS,
   SIMILARITY_DIMENSIONS,
@@ -65,8 +67,9 @@ function loneDecimal(text: string): number | undefined {
  * parseScore("**Score:** 8/10"); // 0.8
  */
 export function parseScore(reply: string): number | undefined {
-  const text = reply.replace(RANGES, " ");
-  return readScore(text, UNIT_SCALE) ?? loneDecimal(plain(reply));
+  const answer = normalizeReply(reply);
+  return readScore(answer.replace(RANGES, " "), UNIT_SCALE) ??
+    loneDecimal(plain(withoutConditionals(answer)));
 }
 
 /** What a dimension may be called in prose: "lexically", "structure", "concise". */
@@ -112,11 +115,12 @@ export function readDimensions(
   pool: readonly TotDimension[],
   count: number,
 ): { dimensions: TotDimension[]; more: TotDimension[] } {
-  const json = dimensionsObject.safeParse(extractJsonObject(reply));
+  const answer = normalizeReply(reply);
+  const json = dimensionsObject.safeParse(extractJsonObject(answer));
   const found = json.success
     ? json.data.dimensions.flatMap((name) => named(name, pool).slice(0, 1))
     : (() => {
-      const text = plain(reply);
+      const text = plain(answer);
       const labels = [...text.matchAll(/\bdimensions?\s*:/gi)];
       const found = named(text.slice(labels.at(-1)?.index ?? 0), pool);
       return labels.length === 0 && found.length > count ? [] : found;
@@ -156,7 +160,8 @@ export function parseThresholds(
   reply: string,
   dimensions: readonly TotDimension[],
 ): Partial<Record<TotDimension, number>> {
-  const json = thresholdsObject.safeParse(extractJsonObject(reply));
+  const answer = normalizeReply(reply);
+  const json = thresholdsObject.safeParse(extractJsonObject(answer));
   if (json.success) {
     return Object.fromEntries(
       dimensions.flatMap((name) => {
@@ -165,7 +170,7 @@ export function parseThresholds(
       }),
     );
   }
-  const text = plain(reply);
+  const text = plain(answer);
   const found: Partial<Record<TotDimension, number>> = {};
   for (const name of dimensions) {
     const mention = DIMENSION_WORDS[name].exec(text);
