@@ -8,11 +8,15 @@ import type { PromptTemplate } from "../shared/llm/prompt.ts";
  */
 export const correctionPrompt = {
   id: "correction",
-  version: 1,
+  version: 2,
   system: "",
   user: "{{problem}} Answer again, in exactly this format:\n{{format}}",
   /** What was wrong, by step. */
   unreadable: "I could not read a judgment from your reply.",
+  onlyReasoning:
+    "Your reply held only your reasoning and no answer. Give the answer alone, without your reasoning.",
+  /** Stands for the model's turn when it held only reasoning, which is never sent back. */
+  noAnswerTurn: "(reasoning only, no answer)",
   unreadableDocuments: "I could not read a score for document(s) {{documents}} in your reply.",
   noScores: "I could not read a score for any document in your reply.",
   noRubric: "I could not read a rubric (a list of criteria) from your reply.",

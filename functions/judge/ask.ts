@@ -6,6 +6,8 @@ import {
   type TokenUsage,
 } from "../../shared/llm/chat.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";
+import { correctionTurns } from "../../shared/llm/correction.ts";
+import { correctionPrompt } from "../../prompts/correction.ts";
 import { type PromptTemplate, renderTemplate } from "../../shared/llm/prompt.ts";
 
 /** A judge prompt: its system text has a `{{format}}` slot for the output mode. */
@@ -75,10 +77,7 @@ export async function askJudgeReadably<T, R>(
     return { read: firstRead, text: first.text, usage: first.usage, retried: false };
   }
   const format = judge.structuredOutputs ? prompt.formatJson : prompt.formatText;
-  const followUp = [
-    { role: "assistant" as const, content: first.text.slice(0, 4_000) },
-    { role: "user" as const, content: `${CORRECTION}\n${format}` },
-  ];
+  const followUp = correctionTurns(first.text, correctionPrompt.unreadable, format);
   const second = await askJudge(judge, prompt, user, { ...options, followUp });
   return {
     read: read(second.text, second.object),
@@ -90,7 +89,3 @@ export async function askJudgeReadably<T, R>(
     retried: true,
   };
 }
-
-/** The correction turn's opening: short, and saying only what went wrong. */
-export const CORRECTION =
-  "I could not read a judgment from your reply. Answer again, in exactly this format:";

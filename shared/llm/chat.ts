@@ -4,6 +4,7 @@ import type { LlmContext } from "./client.ts";
 import { toLlmError } from "./errors.ts";
 import { extractJsonObject } from "./json.ts";
 import { promptTag, type PromptTemplate } from "./prompt.ts";
+import { answerOf } from "./reasoning.ts";
 import { inModelCall, type ModelCall, startModelCall } from "../tracing/gen-ai.ts";
 
 export type TokenUsage = { tokens_in: number; tokens_out: number };
@@ -52,7 +53,7 @@ function chatCall(llm: LlmContext): ModelCall {
   return { operation: "chat", provider: llm.provider ?? "openai", model: llm.model };
 }
 
-/** A completion's tokens and answering model, for its span. */
+/** A completion's tokens (reasoning included) and answering model, for its span. */
 function callResult(completion: OpenAI.ChatCompletion) {
   const usage = toUsage(completion.usage);
   return {
@@ -62,23 +63,46 @@ function callResult(completion: OpenAI.ChatCompletion) {
   };
 }
 
-function toUsage(usage: OpenAI.CompletionUsage | null | undefined): TokenUsage {
-  return { tokens_in: usage?.prompt_tokens ?? 0, tokens_out: usage?.completion_tokens ?? 0 };
+/**
+ * A completion's tokens, reasoning included: OpenAI counts reasoning tokens
+ * in `completion_tokens`, but some OpenAI-compatible providers report them
+ * only in `completion_tokens_details.reasoning_tokens` or in `total_tokens`.
+ * Whichever says more is what the call cost.
+ */
+export function toUsage(usage: OpenAI.CompletionUsage | null | undefined): TokenUsage {
+  const tokensIn = usage?.prompt_tokens ?? 0;
+  const completion = usage?.completion_tokens ?? 0;
+  const reasoning = usage?.completion_tokens_details?.reasoning_tokens ?? 0;
+  const total = usage?.total_tokens ?? 0;
+  return {
+    tokens_in: tokensIn,
+    tokens_out: Math.max(
+      completion,
+      total - tokensIn,
+      reasoning > completion ? completion + reasoning : completion,
+    ),
+  };
 }
 
-/** One chat completion; the text and the token usage. */
+/**
+ * One chat completion: the answer's text (thinking set aside: the
+ * provider's `reasoning_content` / `reasoning` field and `<think>` blocks,
+ * kept in `reasoning`), and the token usage, reasoning tokens included.
+ */
 export async function completeText(
   llm: LlmContext,
   request: ChatRequest,
-): Promise<{ text: string; usage: TokenUsage }> {
+): Promise<{ text: string; reasoning?: string; usage: TokenUsage }> {
   try {
     const completion = await inModelCall(
       chatCall(llm),
       () => llm.client.chat.completions.create(body(llm, request), requestOptions(llm, request)),
       callResult,
     );
+    const { answer, reasoning } = answerOf(completion.choices[0]?.message);
     return {
-      text: completion.choices[0]?.message.content ?? "",
+      text: answer,
+      ...(reasoning ? { reasoning } : {}),
       usage: toUsage(completion.usage),
     };
   } catch (error) {
@@ -114,7 +138,7 @@ export async function completeObject<T>(
     /** What is sent as json_schema, when it differs from the parsing schema. */
     responseSchema?: z.ZodType;
   },
-): Promise<{ object: T | undefined; text: string; usage: TokenUsage }> {
+): Promise<{ object: T | undefined; text: string; reasoning?: string; usage: TokenUsage }> {
   try {
     const completion = await inModelCall(chatCall(llm), () =>
       llm.client.chat.completions.create(
@@ -135,11 +159,13 @@ export async function completeObject<T>(
         },
         requestOptions(llm, request),
       ), callResult);
-    const text = completion.choices[0]?.message.content ?? "";
+    // A draft object in the thinking is no answer: only the text after it is parsed.
+    const { answer: text, reasoning } = answerOf(completion.choices[0]?.message);
     const parsed = request.schema.safeParse(extractJsonObject(text));
     return {
       object: parsed.success ? parsed.data : undefined,
       text,
+      ...(reasoning ? { reasoning } : {}),
       usage: toUsage(completion.usage),
     };
   } catch (error) {

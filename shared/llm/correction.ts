@@ -1,13 +1,15 @@
 import { correctionPrompt } from "../../prompts/correction.ts";
 import type { ChatRequest } from "./chat.ts";
 import { renderTemplate } from "./prompt.ts";
+import { setReasoningAside } from "./reasoning.ts";
 
 /** The model's reply is cut to this many characters in the correction turn. */
 const REPLY_CHARS = 4_000;
 
 /**
- * The two turns of one correction: the model's unreadable reply, then what
- * was wrong and the format asked for. Sent once; a reply still unreadable
+ * The two turns of one correction: the model's unreadable reply (its
+ * thinking set aside), then what was wrong and the format asked for; a
+ * reply that held only thinking is told so and asked for the answer alone. Sent once; a reply still unreadable
  * after it is the step's degraded result (docs/model-replies.md).
  *
  * @example
@@ -18,11 +20,19 @@ export function correctionTurns(
   problem: string,
   format: string,
 ): NonNullable<ChatRequest["followUp"]> {
+  // Thinking never goes back (providers reject it); a reply that was only thinking asks for the answer alone.
+  const answer = setReasoningAside(reply).answer;
   return [
-    { role: "assistant", content: reply.slice(0, REPLY_CHARS) },
+    {
+      role: "assistant",
+      content: answer ? answer.slice(0, REPLY_CHARS) : correctionPrompt.noAnswerTurn,
+    },
     {
       role: "user",
-      content: renderTemplate(correctionPrompt.user, { problem, format: format.trim() }),
+      content: renderTemplate(correctionPrompt.user, {
+        problem: answer ? problem : correctionPrompt.onlyReasoning,
+        format: format.trim(),
+      }),
     },
   ];
 }
