@@ -12,6 +12,7 @@ import {
 } from "../../../functions/rerank/item/read.ts";
 import { parseDimensions, parseScore } from "../../../functions/rerank/tot/parse.ts";
 import { oneTurnRubric } from "../../../prompts/rerank-one-turn.ts";
+import { answerOf } from "../../../shared/llm/reasoning.ts";
 import { readJudgments } from "../../../shared/rerank/parse.ts";
 import { readRubricDraft } from "../../../shared/rerank/read-rubric.ts";
 import { repairRubric } from "../../../shared/rerank/rubric.ts";
@@ -113,7 +114,11 @@ function rerankOutcome(read: ReadJudgments, expected: ReadJudgments): Outcome {
 
 /** How `reader` fared on one reply. */
 export function outcomeOf(entry: ScoredReply): { outcome: Outcome; read: unknown } {
-  const read = READERS[entry.reader](entry.reply);
+  // What the chat layer hands a reader: the content, the provider's reasoning field set aside.
+  const text = entry.reasoning === undefined
+    ? entry.reply
+    : answerOf({ content: entry.reply, reasoning_content: entry.reasoning }).answer;
+  const read = READERS[entry.reader](text);
   if (entry.reader.startsWith("rerank-")) {
     return {
       outcome: rerankOutcome(read as ReadJudgments, entry.expected as ReadJudgments),
