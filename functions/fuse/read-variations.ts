@@ -1,6 +1,7 @@
 import { isRefusal, isRefusalOrSignOff, normalizeReply } from "../../shared/llm/reply-text.ts";
 import { z } from "zod";
 import { extractJsonObject } from "../../shared/llm/json.ts";
+import { relaxedJson } from "../../shared/llm/relaxed-json.ts";
 
 const queriesObject = z.object({ queries: z.array(z.unknown()) });
 const LIST_ITEM = /^\s*(?:\d+\s*[.)]|[-*•]|#{1,6}\s*\d+[.)]?)\s+\S/;
@@ -47,21 +48,24 @@ export function readVariations(reply: string): string[] {
 /**
  * A line that talks rather than searches: in the first person ("I'll have
  * to pass on this one"), or a whole sentence of four words or more that
- * ends in `.` or `!` ("Happy to help with something else.", "Lo siento, no
- * puedo ayudar con eso."). A refusal however polite is such lines only, so
+ * ends in `.`, `!` or `。` ("Happy to help with something else.", "Lo siento, no
+ * puedo ayudar con eso.", "申し訳ありませんが、お手伝いできません。"). A refusal however polite is such lines only, so
  * it holds no query; a query ends in no full stop.
  */
 function isSentenceToTheUser(line: string): boolean {
   const text = line.trim();
   if (/\b(?:I|I'm|I'll|I'd|I've|me|my|we|we're|us|our)\b/.test(text)) return true;
-  return /[.!]$/.test(text) && text.split(/\s+/).length >= 4;
+  // Scripts without spaces between words count characters: a sentence of ten or more.
+  return /[.!。]$/.test(text) &&
+    (text.split(/\s+/).length >= 4 || !/\s/.test(text) && text.length >= 10);
 }
 
+/** A JSON array of strings, or a Python list of them (`['rrf', 'rank fusion']`). */
 function jsonArrayOfStrings(text: string): string[] {
-  const match = /\[\s*"[\s\S]*"\s*\]/.exec(text);
+  const match = /\[\s*["'][\s\S]*["']\s*\]/.exec(text);
   if (!match) return [];
   try {
-    const parsed: unknown = JSON.parse(match[0]);
+    const parsed: unknown = JSON.parse(relaxedJson(match[0]));
     return Array.isArray(parsed) ? parsed.filter((item) => typeof item === "string") : [];
   } catch {
     return [];

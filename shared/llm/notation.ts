@@ -46,7 +46,7 @@ export function canonicalNotation(text: string): string {
       if (VALUE_LIKE.test(inner) && !inner.includes("\n")) {
         return (repeated.get(name.toLowerCase()) ?? 0) > 1 && /\s/.test(inner)
           ? `\n- ${inner}\n`
-          : `\n${name}: ${inner}\n`;
+          : `\n${name.replace(/[_-]+/g, " ")}: ${inner}\n`;
       }
       return (repeated.get(name.toLowerCase()) ?? 0) > 1 && !inner.includes("\n")
         ? `\n- ${inner}\n`

@@ -222,6 +222,11 @@ function readOnce(
   const once = (value: number | undefined) =>
     value === undefined ? undefined : { value, revised: false, statedAt: 0 };
   if (bare) return once(onScale(toNumber(bare[1]!), overOf(bare[3] ? "100" : bare[2]), scale));
+  // A reply that opens on its value and then comments ("0.8 — a bit generous; …").
+  const leading = new RegExp(`^${VALUE}(?=\\s*(?:[—–;]|\\s-\\s))`, "i").exec(whole);
+  if (leading) {
+    return once(onScale(toNumber(leading[1]!), overOf(leading[3] ? "100" : leading[2]), scale));
+  }
   if (whole.length <= 40) {
     const word = wordValue(whole, scale);
     if (word !== undefined) return once(word);

@@ -16,9 +16,12 @@ const PRONOUN = String
 
 /** The ways of committing to a new value, around `{subject}`. */
 const COMMITS = [
-  // "I'd lower that to 0", "bring it down to 0.7", "change that to yes", "raise accuracy to 2"
+  // "I'd lower that to 0", "change that to yes", "raise accuracy to 2"
   String
-    .raw`\b(?:lower|rais|bump|bring|drop|reduc|increas|chang|adjust|revis|downgrad|upgrad|mov|set|updat|correct|cut)\w*\s+(?:{subject})\s+(?:(?:score|rating|grade)\s+)?(?:(?:down|up|back)\s+)?to\s+(?:an?\s+)?${REVISED_VALUE}`,
+    .raw`\b(?:lower|rais|bump|bring|drop|reduc|increas|chang|adjust|revis|downgrad|upgrad|mov|set|updat|correct|cut)\w*\s+(?:{subject})\s+(?:(?:score|rating|grade)\s+)?to\s+(?:an?\s+)?${REVISED_VALUE}`,
+  // Any verb that moves it up or down: "knock it down to 1", "bring it down to 0.7", "dial that back to 2"
+  String
+    .raw`\b[a-z]+\s+(?:{subject})\s+(?:(?:score|rating|grade)\s+)?(?:down|up|back)\s+to\s+(?:an?\s+)?${REVISED_VALUE}`,
   // "make it a 1", "which should make it a 1"
   String.raw`\bmake\s+(?:{subject})\s+(?:an?\s+)?${REVISED_VALUE}`,
   // "it should be 4", "accuracy should be 1", "the score should be 0"

@@ -1,5 +1,6 @@
 import { answerJudgeReplies } from "./answer-judge.ts";
 import { categoryReplies } from "./categories.ts";
+import { issue42Replies } from "./categories-42.ts";
 import { pointwiseReplies, rankingReplies, selectionReplies } from "./item.ts";
 import { pairwiseJudgeReplies } from "./pairwise-judge.ts";
 import { queryVariationReplies } from "./query-variations.ts";
@@ -24,7 +25,7 @@ function as<T>(
   }));
 }
 
-/** Every tuned reply (the per-parser corpora and the issue-32 categories), through `score.ts`. */
+/** Every tuned reply (the per-parser corpora and the issues #32 and #42 categories), through `score.ts`. */
 export const tunedReplies: ScoredReply[] = [
   ...as("retrieval", retrievalJudgeReplies),
   ...as("similarity", similarityJudgeReplies),
@@ -40,4 +41,5 @@ export const tunedReplies: ScoredReply[] = [
   ...as("item-pointwise", pointwiseReplies),
   ...as("tot-score", totScoreReplies),
   ...categoryReplies,
+  ...issue42Replies,
 ];

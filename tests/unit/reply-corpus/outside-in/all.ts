@@ -5,6 +5,7 @@
  * wording of your own in the tuned corpus.
  */
 import type { ScoredReply } from "../score.ts";
+import { freshReplies } from "./fresh.ts";
 import { languageReplies } from "./languages.ts";
 import { notationReplies } from "./notations.ts";
 import { reasoningReplies } from "./reasoning.ts";
@@ -18,6 +19,7 @@ export const outsideInFamilies: Readonly<Record<string, readonly ScoredReply[]>>
   notations: notationReplies,
   revisions: revisionReplies,
   "refusals and queries": refusalAndQueryReplies,
+  "written after the change": freshReplies,
 };
 
 export const outsideInReplies: ScoredReply[] = Object.values(outsideInFamilies).flat();
