@@ -142,6 +142,16 @@ const CONCEPT_WORDS: Readonly<Record<string, readonly string[]>> = {
     "판결",
     "결론",
   ],
+  result: [
+    "result",
+    "resultado",
+    "ergebnis",
+    "resultat",
+    "risultato",
+    "结果",
+    "結果",
+    "결과",
+  ],
   judgment: [
     "judgment",
     "judgement",

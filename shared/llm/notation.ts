@@ -2,7 +2,8 @@
  * Notations that wrap a value, written back as the labelled line every
  * reader knows: math-tuned models box their answer (`\boxed{2}`), models
  * prompted in the Anthropic style tag it (`<score>2</score>`,
- * `<verdict>B</verdict>`, `<answer>…</answer>`). Bounded patterns only: no
+ * `<verdict>B</verdict>`, `<answer>…</answer>`), judge models bracket the
+ * label or the value (`[RESULT] 4`, `Rating: [[5]]`). Bounded patterns only: no
  * span can grow past its limit, so reading stays linear in the reply.
  */
 
@@ -16,6 +17,11 @@ const INLINE_TAG = /<\/?(?:b|i|em|strong|u|code|mark|span|sup|sub)>/gi;
 const STRAY_TAG = /<\/?[A-Za-z][\w-]{0,30}\s*\/?>/g;
 /** Content short enough to be one value: `2`, `0.55`, `B`, `not relevant`, `yes`. */
 const VALUE_LIKE = /^[^\n.!?]{1,24}$/;
+
+/** A label in brackets before a value (Prometheus's `[RESULT] 4`): `RESULT: 4`. */
+const BRACKETED_LABEL = /\[([A-Za-z][A-Za-z ]{1,20})\][ \t]*(?=[-+]?\d)/g;
+/** A labelled value in double brackets (MT-Bench's `Rating: [[5]]`): the value alone. */
+const DOUBLE_BRACKETED_VALUE = /([:=][ \t]*)\[\[[ \t]*(\d{1,4}(?:[.,]\d{1,4})?)[ \t]*\]\]/g;
 
 /** LaTeX text wrappers inside a box: `\text{Yes}` is `Yes`. */
 function unLatex(content: string): string {
@@ -32,8 +38,10 @@ function unLatex(content: string): string {
  * canonicalNotation("<reason>On topic.</reason>\n<score>2</score>"); // "\nOn topic.\n\n\nscore: 2\n"
  */
 export function canonicalNotation(text: string): string {
-  if (!text.includes("\\boxed") && !text.includes("<")) return text;
-  const inline = text.replace(INLINE_TAG, "");
+  const bracketed = text.replace(BRACKETED_LABEL, "\n$1: ")
+    .replace(DOUBLE_BRACKETED_VALUE, "$1$2");
+  if (!bracketed.includes("\\boxed") && !bracketed.includes("<")) return bracketed;
+  const inline = bracketed.replace(INLINE_TAG, "");
   const repeated = new Map<string, number>();
   for (const match of inline.matchAll(TAGGED)) {
     const name = match[1]!.toLowerCase();

@@ -151,7 +151,7 @@ export function readScore(text: string, scale: ScoreScale): number | undefined {
 export function readScoreRevised(reply: string, scale: ScoreScale): ReadScore | undefined {
   const text = normalizeReply(reply);
   if (isRefusal(text)) return undefined;
-  const labels = ["score", "rating", "grade", ...(scale.labels ?? [])];
+  const labels = ["score", "rating", "grade", "result", ...(scale.labels ?? [])];
   // JSON is read whole: its strings may hold a conditional clause that is no verdict.
   const json = fromJson(text, scale, labels);
   if (json !== undefined) {
@@ -166,7 +166,7 @@ export function readScoreRevised(reply: string, scale: ScoreScale): ReadScore | 
 }
 
 function readStated(text: string, scale: ScoreScale): ReadScore | undefined {
-  const labels = ["score", "rating", "grade", ...(scale.labels ?? [])];
+  const labels = ["score", "rating", "grade", "result", ...(scale.labels ?? [])];
   const read = readOnce(text, scale, labels);
   return read && revisedAfter(text, scale, labels, read);
 }

@@ -162,4 +162,24 @@ export const issue42Replies: ScoredReply[] = [
     reply: "1. \"rank fusion\" hybrid\n2. 'RRF' explained",
     expected: ['"rank fusion" hybrid', "'RRF' explained"],
   },
+  {
+    category: "bracketed label or value",
+    reader: "retrieval",
+    reply: "The passage is on another topic. [SCORE] 0",
+    expected: 0,
+  },
+  {
+    category: "bracketed label or value",
+    reader: "similarity",
+    reply: "Similarity: [[3]]",
+    expected: 3,
+  },
+  { category: "result label", reader: "retrieval", reply: "Résultat : 1", expected: 1 },
+  { category: "result label", reader: "similarity", reply: '{"result": 2.5}', expected: 2.5 },
+  {
+    category: "bracketed identifiers stay",
+    reader: "item-ranking",
+    reply: "[[2]] > [[1]]",
+    expected: [2, 1],
+  },
 ];

@@ -188,4 +188,56 @@ export const freshReplies: ScoredReply[] = [
     reply: "Both texts are about enzymes.",
     expected: null,
   },
+  // ── shapes from public model cards and reasoning-parser issues, added after the first score ──
+  {
+    category: "Prometheus [RESULT]",
+    reader: "similarity",
+    reply:
+      "Feedback: The response conveys the same cause and effect as the reference but omits the dosage caveat. [RESULT] 4",
+    expected: 4,
+  },
+  {
+    category: "MT-Bench rating",
+    reader: "similarity",
+    reply: "The candidate restates the reference faithfully.\n\nRating: [[5]]",
+    expected: 5,
+  },
+  {
+    category: "Selene result label",
+    reader: "retrieval",
+    reply: "**Reasoning:** The passage names the treaty and its year.\n\n**Result:** 2",
+    expected: 2,
+  },
+  {
+    category: "JSON result key",
+    reader: "similarity",
+    reply: '{"feedback": "Same meaning, one example lost.", "result": 3}',
+    expected: 3,
+  },
+  {
+    category: "reasoning with no tag at all",
+    reader: "retrieval",
+    reply:
+      "Okay, so I need to figure out whether the passage answers the question. It mentions the treaty, maybe a 2... but not the year.\n\n**Score: 1**",
+    expected: 1,
+  },
+  {
+    category: "reasoning parser put the answer in reasoning_content",
+    reader: "retrieval",
+    reasoning: "Score: 2",
+    reply: "",
+    expected: null,
+  },
+  {
+    category: "think: empty block, JSON answer",
+    reader: "retrieval",
+    reply: '<think>\n\n</think>\n\n{"reason": "on topic", "score": 2}',
+    expected: 2,
+  },
+  {
+    category: "boxed final answer heading",
+    reader: "pairwise",
+    reply: "Assistant B is correct on the date.\n\n**Final Answer**\n\\boxed{B}",
+    expected: "B",
+  },
 ];
