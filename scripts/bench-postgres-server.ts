@@ -37,6 +37,12 @@ its command line, so a password given as --url shows on screen and in logs).`,
       help: "stop growing after this long; the size reached is reported",
       default: "10",
     },
+    writers: {
+      type: "string",
+      value: "N",
+      help: "batches of 500 chunks written at once, as concurrent requests would",
+      default: "1",
+    },
     keep: { type: "boolean", help: "leave the chunks in the database" },
     json: { type: "boolean", help: "print JSON instead of the table" },
   },
@@ -51,7 +57,47 @@ export type ServerBenchRow = {
   ingest_chunks_per_second: number;
   p50_ms: Record<SearchMode, number>;
   p95_ms: Record<SearchMode, number>;
+  /**
+   * Top-10 overlap with the embedded index's ranking (exact BM25; dense
+   * measured at recall@10 1.000 against exact search), per question, averaged.
+   * A hit scoring as much as the reference's 10th counts (copies tie).
+   */
+  overlap_at_10?: { dense: number; sparse: number };
 };
+
+/** Scores this close to the reference's 10th are a tie (floats summed in another order). */
+const TIE = { dense: 1e-5, sparse: 1e-9 };
+
+/** How much of `index`'s top 10 per question is the reference's, ties counted as in. */
+async function overlapAt10(
+  index: VectorIndex,
+  reference: VectorIndex,
+  namespace: string,
+  questions: string[],
+  vectors: number[][],
+): Promise<{ dense: number; sparse: number }> {
+  const overlap = { dense: 0, sparse: 0 };
+  for (const mode of ["dense", "sparse"] as const) {
+    let sum = 0;
+    for (let i = 0; i < questions.length; i++) {
+      const ask = (target: VectorIndex) =>
+        target.query({ text: questions[i]!, vector: vectors[i]!, mode, topK: 10, namespace });
+      const [got, want] = await Promise.all([ask(index), ask(reference)]);
+      if (!want.length) {
+        sum += got.length ? 0 : 1;
+        continue;
+      }
+      const ids = new Set(want.map((hit) => hit.id));
+      const tenth = want.at(-1)!.score;
+      const right = got.filter((hit) =>
+        ids.has(hit.id) || hit.score >= tenth - TIE[mode] * Math.max(1, Math.abs(tenth))
+      );
+      sum += right.length / want.length;
+    }
+    overlap[mode] = Math.round((sum / Math.max(1, questions.length)) * 1000) / 1000;
+  }
+  return overlap;
+}
 
 type Target = { name: ServerBenchRow["index"]; index: VectorIndex; ingestMs: number };
 
@@ -92,6 +138,8 @@ export async function compareIndexes(
     questions: number;
     minutes: number;
     keep: boolean;
+    /** Batches written at once (each its own document). */
+    writers: number;
   },
 ): Promise<ServerBenchRow[]> {
   const { drafts, vectors, questions, questionVectors } = await material(
@@ -117,23 +165,28 @@ export async function compareIndexes(
       const before = written;
       for (const target of targets) target.ingestMs = 0;
       while (written < size && performance.now() - begun < options.minutes * 60_000) {
-        // One document per batch, so the clean-up is one delete per batch.
-        const docId = `bench-${batches++}`;
-        const batch: IndexedChunk[] = [];
-        for (; batch.length < WRITE_BATCH && written < size; written++) {
-          const at = written % drafts.length;
-          const draft = drafts[at]!;
-          batch.push({
-            id: `${docId}#${batch.length}`,
-            text: draft.text,
-            // Jittered, so copies are near their original, not on top of it.
-            vector: vectors[at]!.map((value) => value + (random() - 0.5) * 0.01),
-            metadata: { ...draft.metadata, doc_id: docId, chunk_index: batch.length },
-          });
+        // One document per batch, so the clean-up is one delete per batch; `writers` batches
+        // at a time, written to each index at once (the embedded index takes them in turn).
+        const round: IndexedChunk[][] = [];
+        for (let w = 0; w < options.writers && written < size; w++) {
+          const docId = `bench-${batches++}`;
+          const batch: IndexedChunk[] = [];
+          for (; batch.length < WRITE_BATCH && written < size; written++) {
+            const at = written % drafts.length;
+            const draft = drafts[at]!;
+            batch.push({
+              id: `${docId}#${batch.length}`,
+              text: draft.text,
+              // Jittered, so copies are near their original, not on top of it.
+              vector: vectors[at]!.map((value) => value + (random() - 0.5) * 0.01),
+              metadata: { ...draft.metadata, doc_id: docId, chunk_index: batch.length },
+            });
+          }
+          round.push(batch);
         }
         for (const target of targets) {
           const started = performance.now();
-          await target.index.upsert(batch, { namespace });
+          await Promise.all(round.map((batch) => target.index.upsert(batch, { namespace })));
           target.ingestMs += performance.now() - started;
         }
       }
@@ -143,6 +196,15 @@ export async function compareIndexes(
           chunks: written,
           ingest_chunks_per_second: Math.round((written - before) / (target.ingestMs / 1000 || 1)),
           ...await latencies(target.index, namespace, questions, questionVectors),
+          ...(target.index === local ? {} : {
+            overlap_at_10: await overlapAt10(
+              target.index,
+              local,
+              namespace,
+              questions,
+              questionVectors,
+            ),
+          }),
         });
         console.error(`${target.name} ${written}: ${JSON.stringify(rows.at(-1))}`);
       }
@@ -168,10 +230,12 @@ export function serverBenchTable(rows: ServerBenchRow[]): string {
   const line = (row: ServerBenchRow) =>
     `| ${row.index} | ${row.chunks.toLocaleString("en-US")} | ${row.ingest_chunks_per_second} | ${
       MODES.map((mode) => `${row.p50_ms[mode]} / ${row.p95_ms[mode]}`).join(" | ")
+    } | ${
+      row.overlap_at_10 ? `${row.overlap_at_10.dense} / ${row.overlap_at_10.sparse}` : "(reference)"
     } |`;
   return [
-    "| index | chunks | ingest chunks/s | dense p50 / p95 ms | sparse p50 / p95 ms | hybrid p50 / p95 ms |",
-    "|---|---|---|---|---|---|",
+    "| index | chunks | ingest chunks/s | dense p50 / p95 ms | sparse p50 / p95 ms | hybrid p50 / p95 ms | top-10 overlap dense / sparse |",
+    "|---|---|---|---|---|---|---|",
     ...rows.map(line),
   ].join("\n");
 }
@@ -184,10 +248,11 @@ if (import.meta.main) {
   const sizes = (values.sizes ?? "10000,20000").split(",").map(Number);
   const questions = Number(values.questions ?? "100");
   const minutes = Number(values.minutes ?? "10");
+  const writers = Number(values.writers ?? "1");
   for (
     const [name, numbers] of [["sizes", sizes], ["questions", [questions]], ["minutes", [
       minutes,
-    ]]] as const
+    ]], ["writers", [writers]]] as const
   ) {
     if (numbers.some((value) => !Number.isInteger(value) || value < 1)) {
       usageMistake(COMMAND, `--${name} takes whole numbers above 0`);
@@ -200,6 +265,7 @@ if (import.meta.main) {
       sizes,
       questions,
       minutes,
+      writers,
       keep: values.keep ?? false,
     });
     console.log(values.json ? JSON.stringify(rows, null, 2) : serverBenchTable(rows));

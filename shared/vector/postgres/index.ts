@@ -1,4 +1,5 @@
 import postgres, { type Sql } from "postgres";
+import { reciprocalRankFusion } from "../../../lib/vector-index/rrf.ts";
 import { InvalidRequestError, SiftError } from "../../errors.ts";
 import {
   type ChunkMetadata,
@@ -36,6 +37,8 @@ export const POSTGRES_DEFAULT_TIMEOUT_MS = 30_000;
 const HUNG_AFTER_MS = 1_000;
 /** Attempts of a write transaction that lost a serialization or deadlock race. */
 const WRITE_ATTEMPTS = 3;
+/** A lost race, or a chunk id another writer gave its own document meanwhile (write.ts). */
+const WRITE_RETRY_STATES = new Set([...RETRY_STATES, "23505"]);
 
 /**
  * What outlives one `PostgresIndex` in a process or isolate: which databases
@@ -87,8 +90,8 @@ export type PostgresIndexOptions = {
  * `VectorIndex` on Postgres with pgvector: every chunk a row, its vector
  * under an HNSW index (cosine) and its terms in a `tsvector` under GIN.
  * Sparse scores are the embedded index's BM25 (same terms, same formula;
- * the statistics are kept in the database with each write), and hybrid fuses
- * both with RRF in one statement, so any number of sift processes can share
+ * the statistics are kept in the database with each write), and hybrid runs
+ * both at once and fuses them with RRF as the embedded index does, so any number of sift processes can share
  * one database and rank alike. Tenants and namespaces are columns on every
  * row and in every statement. Constructing it does no I/O; the schema is
  * made or migrated by the first call.
@@ -216,16 +219,30 @@ export class PostgresIndex implements VectorIndex {
     // One round trip: `sift_dense` refuses a vector of the wrong width itself.
     const rows = await this.#call(async (sql) => {
       return await sql.unsafe<
-        { id: string; doc_id: string; text: string; metadata: ChunkMetadata; score: number }[]
+        {
+          side: "dense" | "sparse";
+          id: string;
+          doc_id: string;
+          text: string;
+          metadata: ChunkMetadata;
+          score: number;
+        }[]
       >(statement.text, statement.values as never[]);
     });
-    return rows.map((row) => ({
+    const hits = rows.map((row) => ({
       id: row.id,
       doc_id: row.doc_id,
       text: row.text,
       score: Number(row.score),
       metadata: row.metadata,
     }));
+    if (query.mode !== "hybrid") return hits;
+    // The rows come by side, each side best first.
+    const ranking = (side: string) => rows.flatMap((row) => row.side === side ? [row.id] : []);
+    const byId = new Map(hits.map((hit) => [hit.id, hit]));
+    return reciprocalRankFusion([ranking("dense"), ranking("sparse")])
+      .slice(0, query.topK)
+      .map((item) => ({ ...byId.get(item.id)!, score: item.rrf_score }));
   }
 
   async #write(docIds: string[], chunks: IndexedChunk[], fullNamespace: string): Promise<number> {
@@ -242,7 +259,7 @@ export class PostgresIndex implements VectorIndex {
         } catch (error) {
           const code = (error as { code?: unknown }).code;
           if (
-            attempt < WRITE_ATTEMPTS && typeof code === "string" && RETRY_STATES.has(code) &&
+            attempt < WRITE_ATTEMPTS && typeof code === "string" && WRITE_RETRY_STATES.has(code) &&
             !signal.aborted
           ) {
             continue;

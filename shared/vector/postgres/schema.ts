@@ -1,15 +1,17 @@
 import type { Sql, TransactionSql } from "postgres";
 import { SiftError } from "../../errors.ts";
+import { SIFT_DENSE, SIFT_SPARSE } from "./search-functions.ts";
 import { inTransaction } from "./transaction.ts";
 
 /** The schema this sift writes; the database keeps the version it holds in `sift_schema`. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Serializes schema changes between replicas that start at once (any constant will do). */
 const SCHEMA_LOCK = 7_303_001;
 
 /**
- * Each migration takes the schema from version `index` to `index + 1`.
+ * Each migration takes the schema from version `index` to `index + 1`;
+ * a migration, once released, is never edited (databases hold its result).
  * Version 1: chunks with their vector (`vector`, any width: an HNSW index per
  * width is made when the first chunk of that width arrives, see
  * `ensureVectorIndex`) and their terms (`tsvector`, GIN); per namespace, the
@@ -84,6 +86,11 @@ const MIGRATIONS: string[][] = [[
     USING p_tenant, p_namespace, p_query, p_limit, p_filter, p_vars;
   END
   $fn$`,
+], [
+  // Version 2: dense search never reads every vector of a small table; sparse search reads
+  // only the postings it must (search-functions.ts).
+  SIFT_DENSE,
+  SIFT_SPARSE,
 ]];
 
 /** The database has no pgvector and sift cannot create it: sift cannot keep vectors there. */

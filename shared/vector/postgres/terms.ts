@@ -52,9 +52,12 @@ export function queryTerms(text: string): string[] {
   );
 }
 
-/** `'a' | 'b'`: chunks holding any of the terms (what the GIN index finds). */
-export function anyTermQuery(terms: readonly string[]): string {
-  return terms.map(lexeme).join(" | ");
+/**
+ * A term as a `tsquery` of its own (`'bert'`): `sift_sparse` joins those it
+ * reads with `|`, and the GIN index finds the chunks holding any of them.
+ */
+export function termQuery(term: string): string {
+  return lexeme(term);
 }
 
 /**
