@@ -14,7 +14,7 @@ import { COHERE_MODELS, cohereSchema } from "./cohere.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { cohereErrorSchema, errorBodySchema } from "../../shared/responses.ts";
 import { toCohereError } from "../../shared/http/error-shapes.ts";
-import { cohereV1Schema, isCohereV1Body } from "./cohere-v1.ts";
+import { cohereV1Schema, isCohereSdk, isCohereV1Body } from "./cohere-v1.ts";
 import { cohereRerankResponseSchema, rerankResponseSchema } from "./responses.ts";
 import { itemOptionsSchema } from "../../shared/rerank/item-options.ts";
 import { checkItemRequest } from "./item/validate.ts";
@@ -122,7 +122,9 @@ export function mountRerank(app: Hono<AppEnv>): void {
         "`CohereClient`, LangChain's `CohereRerank`) is answered as Cohere v1 would, as " +
         "`/v2/rerank` answers v2's: a body is Cohere's when it has `return_documents`, " +
         "`rank_fields` or `max_chunks_per_doc`, or a `model` that is not a cross-encoder and " +
-        "no `strategy`.",
+        "no `strategy`, or when it comes from one of Cohere's SDKs (`X-Fern-SDK-Name: " +
+        "cohere-ai`), whose v1 body without `model` is sift's field for field; Cohere's " +
+        "`model` then defaults to `sift-one-turn`.",
       body: rerankSchema,
       responses: {
         200: json(
@@ -136,7 +138,9 @@ export function mountRerank(app: Hono<AppEnv>): void {
     }),
     async (c) => {
       const raw = await readRawJson(c, { maxBytes: LIMITS.ingestBodyBytes });
-      if (isCohereV1Body(raw)) return await cohereV1Rerank(c, raw);
+      if (isCohereV1Body(raw) || isCohereSdk(c.req.raw.headers)) {
+        return await cohereV1Rerank(c, raw);
+      }
       const { model, prefilter, ...parsed } = validate(rerankSchema, raw);
       if (model && (parsed.strategy || prefilter)) {
         throw new InvalidRequestError(

@@ -70,6 +70,22 @@ export function errorShapeOf(path: string): ErrorShape {
   return FOREIGN_SHAPES.find(({ pattern }) => pattern.test(path))?.shape ?? "sift";
 }
 
+/**
+ * The shape of a path no route serves: a client that asks sift for an API it
+ * lacks (openai-node's `files.list`, cohere-ai's `v2.chat`) is that API's
+ * client, so `/v1/…` answers in OpenAI's shape and `/v2/…` in Cohere's, and
+ * its SDK raises its own `NotFoundError` instead of failing to read the body.
+ *
+ * @example
+ * unknownPathShape("/v1/files"); // "openai"
+ * unknownPathShape("/v2/chat"); // "cohere"
+ */
+export function unknownPathShape(path: string): ErrorShape {
+  if (/^\/v1\//.test(path)) return "openai";
+  if (/^\/v2\//.test(path)) return "cohere";
+  return "sift";
+}
+
 /** Any thrown value as the body and status `shape` speaks. */
 export function errorReply(error: unknown, shape: ErrorShape): { status: number; body: unknown } {
   if (shape === "openai") return toOpenAIError(error);

@@ -7,7 +7,7 @@ import { mountRecoveryAcknowledgement, withRecovery } from "../health/recovery.t
 import { MethodNotAllowedError, NotFoundError, SiftError } from "../errors.ts";
 import { allowedMethods } from "./allowed-methods.ts";
 import { clientWentAway } from "./client-gone.ts";
-import { errorReply, errorShapeOf } from "./error-shapes.ts";
+import { errorReply, errorShapeOf, unknownPathShape } from "./error-shapes.ts";
 import { CACHE_SCOPE_HEADER, cacheScopeOf, cacheScopePrefix } from "../cache/scope.ts";
 import type { Runtime } from "../runtime.ts";
 import type { StepName } from "../steps/names.ts";
@@ -86,7 +86,8 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   const routes: { allowed?: ReturnType<typeof allowedMethods> } = {};
   app.notFound((c) => {
     const methods = routes.allowed?.of(c.req.path);
-    const shape = errorShapeOf(c.req.path);
+    // A path no route serves speaks the API its prefix names.
+    const shape = methods ? errorShapeOf(c.req.path) : unknownPathShape(c.req.path);
     if (methods) {
       c.header("Allow", methods.join(", "));
       const refused = new MethodNotAllowedError(c.req.method, c.req.path, methods);

@@ -102,3 +102,20 @@ Deno.test("/v1/rerank keeps sift's own reply and errors for a native body", asyn
   assert.equal(error.type, "invalid_request");
   assert.match(error.message, /^documents: /);
 });
+
+Deno.test("cohere-ai's v1 rerank without model gets top_n Cohere results scored in [0, 1]", async () => {
+  await using sift = serveSift();
+  const client = new CohereClient({ environment: sift.url, token: "unused", maxRetries: 0 });
+  // Cohere's v1 makes `model` optional: the body is then {query, documents, top_n}.
+  const response = await client.rerank({
+    query: RERANK_QUERY,
+    documents: TEN.slice(0, 3),
+    topN: 2,
+  });
+  assert.equal(response.results.length, 2);
+  assert.equal(response.meta?.apiVersion?.version, "1");
+  assertBestFirst(response.results.map((result) => result.relevanceScore), "no model");
+  const all = await client.rerank({ query: RERANK_QUERY, documents: TEN.slice(0, 3) });
+  assert.equal(all.results.length, 3, "every document without topN, as Cohere answers");
+  assertBestFirst(all.results.map((result) => result.relevanceScore), "no topN");
+});

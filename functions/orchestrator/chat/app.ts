@@ -1,4 +1,4 @@
-import { workersAiModelObject, workersAiModels } from "./provider-models.ts";
+import { extraModels } from "./provider-models.ts";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../../shared/http/server.ts";
@@ -42,14 +42,15 @@ export function mountChat(app: Hono<AppEnv>): void {
     "/v1/models",
     describe({
       tag: "orchestrator",
-      summary: "The pipeline presets, as OpenAI models",
-      responses: { 200: json("The presets", modelListSchema) },
+      summary: "The pipeline presets, as OpenAI models, and the models in use",
+      description: "The presets (chat and Responses take one as `model`), then the embedding " +
+        "model `/v1/embeddings` answers with, then the Workers AI models in use, if any.",
+      responses: { 200: json("The presets and models", modelListSchema) },
       errorBody: openAIErrorSchema,
     }),
     (c) => {
       const list = modelList();
-      const extra = workersAiModels(c.var.config, c.env ?? {}).map(workersAiModelObject);
-      return c.json({ ...list, data: [...list.data, ...extra] });
+      return c.json({ ...list, data: [...list.data, ...extraModels(c.var.config, c.env ?? {})] });
     },
   );
 
@@ -57,16 +58,18 @@ export function mountChat(app: Hono<AppEnv>): void {
     "/v1/models/:model",
     describe({
       tag: "orchestrator",
-      summary: "One preset",
-      params: { model: "A preset's name, e.g. `sift-two-turn`" },
+      summary: "One preset or model `/v1/models` lists",
+      params: { model: "A preset's name, e.g. `sift-two-turn`, or the embedding model's" },
       responses: { 200: json("The preset", modelSchema) },
       errors: [404],
       errorBody: openAIErrorSchema,
     }),
     (c) => {
       const model = c.req.param("model") ?? "";
-      if (!presetBody(model)) throw modelNotFound(model, Object.keys(CHAT_PRESETS));
-      return c.json(modelObject(model));
+      if (presetBody(model)) return c.json(modelObject(model));
+      const extra = extraModels(c.var.config, c.env ?? {}).find((entry) => entry.id === model);
+      if (!extra) throw modelNotFound(model, Object.keys(CHAT_PRESETS));
+      return c.json(extra);
     },
   );
 

@@ -23,5 +23,23 @@ export function workersAiModels(config: Config, env: Record<string, unknown>): s
 }
 
 export function workersAiModelObject(id: string) {
-  return { id, object: "model" as const, created: PRESETS_CREATED, owned_by: WORKERS_AI_OWNER };
+  return modelObjectOwnedBy(id, WORKERS_AI_OWNER);
+}
+
+/**
+ * Every model `/v1/models` lists beyond the presets: the embedding model
+ * `/v1/embeddings` answers with (what an OpenAI client looks for before it
+ * embeds), then the Workers AI models in use. Read per request, from config.
+ */
+export function extraModels(config: Config, env: Record<string, unknown>) {
+  const workersAi = workersAiModels(config, env);
+  const embedding = config.embeddings.model;
+  return [
+    ...(workersAi.includes(embedding) ? [] : [modelObjectOwnedBy(embedding, "sift")]),
+    ...workersAi.map(workersAiModelObject),
+  ];
+}
+
+function modelObjectOwnedBy(id: string, owner: string) {
+  return { id, object: "model" as const, created: PRESETS_CREATED, owned_by: owner };
 }

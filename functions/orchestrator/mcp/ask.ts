@@ -71,6 +71,14 @@ type Answered = {
   citations: { index: number; label?: string }[];
 };
 
+/** The cost line of `ask`'s text: what its `structuredContent.cost_usd` holds, in words. */
+export function costText(cost: number | null): string {
+  if (cost === null) return "Cost: unknown (a step's model has no known price)";
+  // Three significant digits in plain decimals: one answer costs fractions of a cent.
+  const digits = cost > 0 ? Math.min(12, Math.max(2, 2 - Math.floor(Math.log10(cost)))) : 2;
+  return `Cost: $${cost.toFixed(digits)} (USD, every step)`;
+}
+
 /** Final scores by chunk id from a `rerank-end` event: a source's score is its rerank's. */
 function rerankScores(data: unknown): Map<string, number> {
   const results = (data as { results?: unknown } | undefined)?.results;
@@ -155,6 +163,8 @@ export function registerAsk(server: McpServer, context: McpContext): void {
       const cited = citations.map((citation) =>
         `[${citation.index}] ${[citation.label, citation.uri].filter(Boolean).join(" — ")}`
       );
+      const cost = usage?.cost_usd ?? null;
+      const text = [answered.answer, cited.join("\n"), costText(cost)].filter(Boolean);
       return toolResult({
         answer: answered.answer,
         answered: answered.answered,
@@ -163,8 +173,8 @@ export function registerAsk(server: McpServer, context: McpContext): void {
         preset: args.preset,
         // The usage event's steps are the clock's, each priced.
         steps: usage?.steps ?? clock.steps,
-        cost_usd: usage?.cost_usd ?? null,
-      }, cited.length ? `${answered.answer}\n\n${cited.join("\n")}` : answered.answer);
+        cost_usd: cost,
+      }, text.join("\n\n"));
     });
   });
 }

@@ -95,14 +95,37 @@ function contributionsOf(
   ]);
 }
 
-function rerankText(reply: Reply, ranked: { rank: number; index: number }[]): string {
+/** A score as a person reads it: at most three decimals (`0.333`, not `0.3333333333333333`). */
+const shown = (value: number) => Number(value.toFixed(3));
+
+/** One result's score in words: the final score with what it is made of, where there is more. */
+function scoreText(result: Reply["results"][number] | undefined): string {
+  const scores = result?.scores;
+  if (!scores) {
+    // ITEM gives one score in (0, 1] and no breakdown.
+    return result?.relevance_score == null ? "no score" : `score ${shown(result.relevance_score)}`;
+  }
+  const criteria = Object.entries(scores.criteria).map(([name, value]) =>
+    `${name} ${shown(value)}`
+  );
+  if (criteria.length === 0) {
+    // Relevance alone: the final score is the relevance, said once.
+    return scores.relevance === null
+      ? `final ${shown(scores.final)}`
+      : `relevance ${shown(scores.relevance)}`;
+  }
+  const relevance = scores.relevance === null ? [] : [`relevance ${shown(scores.relevance)}`];
+  return `final ${shown(scores.final)} (${[...relevance, ...criteria].join(", ")})`;
+}
+
+function rerankText(
+  reply: Reply,
+  ranked: { rank: number; index: number; id?: string | undefined }[],
+): string {
   const lines = ranked.map((result) => {
-    const scores = reply.results.find((r) => r.index === result.index)?.scores;
-    const criteria = Object.entries(scores?.criteria ?? {}).map(([name, value]) =>
-      `${name} ${value}`
-    );
-    return `${result.rank}. document ${result.index}: final ${scores?.final ?? "n/a"}` +
-      (scores ? ` (relevance ${scores.relevance ?? "n/a"}; ${criteria.join(", ")})` : "");
+    const found = reply.results.find((r) => r.index === result.index);
+    const name = result.id ? `document ${result.index} (${result.id})` : `document ${result.index}`;
+    return `${result.rank}. ${name}: ${scoreText(found)}`;
   });
   const discarded = reply.discarded.map((d) => `discarded document ${d.index}: ${d.reason}`);
   return [...lines, ...discarded].join("\n") || "No document was kept.";
