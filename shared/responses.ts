@@ -202,6 +202,9 @@ export const answerEndSchema = z.object({
   answered: z.boolean().meta({
     description: "False when the documents do not answer the question",
   }),
+  object: z.record(z.string(), z.unknown()).optional().meta({
+    description: "With `json_schema`: the answer as the object the schema describes, validated",
+  }),
 });
 
 /** The `error` event of a stream that failed after it opened; `done` follows. */

@@ -6,7 +6,9 @@ import { readJson } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { inlineDocumentSchema, querySchema } from "../../shared/schemas.ts";
 import { citedFromMetadata } from "../../shared/documents/citation-label.ts";
-import { type AnswerDocument, generateAnswer, streamAnswer } from "./answer.ts";
+import { type AnswerDocument, type AnswerResult, generateAnswer, streamAnswer } from "./answer.ts";
+import { structuredAnswer } from "./structured.ts";
+import { answerFormatSchema } from "../../shared/structured-output/format.ts";
 import { describe, eventContent, jsonContent } from "../../shared/http/openapi.ts";
 import {
   answerDeltaSchema,
@@ -23,6 +25,11 @@ const answerSchema = z.strictObject({
       error: `must hold at most ${LIMITS.answerDocuments} documents`,
     }),
   stream: z.boolean({ error: "must be true or false" }).default(false),
+  json_schema: answerFormatSchema.optional().meta({
+    description: "Answer as one JSON object this JSON Schema describes (`{name, schema, " +
+      "strict?}`, the schema an object's): `answer` is the object as JSON text, `object` the " +
+      "object, validated; streamed, it comes as one `answer-delta` once it is checked",
+  }),
 });
 
 function text(value: unknown): string | undefined {
@@ -52,6 +59,16 @@ export function toAnswerDocuments(
       authors: Array.isArray(authors) ? authors.map(String) : text(authors),
     };
   });
+}
+
+/** A whole answer as the stream's events: its text as one delta, then its end and usage. */
+async function sendWhole(
+  send: (event: string, data: unknown) => Promise<void>,
+  { usage, ...result }: AnswerResult,
+): Promise<void> {
+  await send("answer-delta", { text: result.answer });
+  await send("answer-end", result);
+  await send("usage", usage);
 }
 
 /** `POST /v1/answer`: JSON, or an event stream with `stream: true`. */
@@ -84,6 +101,14 @@ export function mountAnswer(app: Hono<AppEnv>): void {
     async (c) => {
       const body = await readJson(c, answerSchema, { maxBytes: LIMITS.ingestBodyBytes });
       const input = { query: body.query, documents: toAnswerDocuments(body.documents) };
+      const format = body.json_schema;
+      if (format) {
+        const answer = (signal?: AbortSignal) =>
+          structuredAnswer(c.var.deps, { ...input, format }, signal);
+        if (!body.stream) return c.json(await answer(c.req.raw.signal));
+        // Checked before it is sent: a half-written object is no answer.
+        return eventStream(c, async (send, signal) => sendWhole(send, await answer(signal)));
+      }
       if (!body.stream) return c.json(await generateAnswer(c.var.deps, input, c.req.raw.signal));
       return eventStream(c, async (send, signal) => {
         const stream = streamAnswer(c.var.deps, input, signal);

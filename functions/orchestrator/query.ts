@@ -1,3 +1,4 @@
+import type { AnswerFormat } from "../../shared/structured-output/format.ts";
 import type { Span } from "@opentelemetry/api";
 import { inSpan } from "../../shared/tracing/spans.ts";
 import { pricedSteps } from "../../shared/cost/steps.ts";
@@ -81,6 +82,8 @@ type QueryInput = {
   pipeline: Pipeline;
   /** Sees the passages the answer is given, in `[n]` order (the chat route's `sources`). */
   onAnswerDocuments?: (documents: readonly SearchHit[]) => void;
+  /** The answer as a JSON object this schema describes (chat's `response_format`). */
+  answerFormat?: AnswerFormat | undefined;
 };
 
 async function runQueryInSpan(
@@ -170,6 +173,7 @@ async function runQueryInSpan(
   const stream = answerStep(answer, context, {
     query: input.query,
     documents: answerDocuments.map(toInlineDocument),
+    ...(input.answerFormat ? { json_schema: input.answerFormat } : {}),
   });
   let next = await stream.next();
   for (; !next.done; next = await stream.next()) await send("answer-delta", { text: next.value });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { costOf, type CostUsd } from "../../shared/cost/cost.ts";
 import type { TokenUsage } from "../../shared/llm/chat.ts";
+import type { AnswerFormat } from "../../shared/structured-output/format.ts";
 import type { Pipeline } from "../../shared/pipeline.ts";
 import type { Rubric } from "../../shared/rerank/rubric.ts";
 import type { ItemOptions } from "../../shared/rerank/item-options.ts";
@@ -203,7 +204,12 @@ export type Answered = z.infer<typeof answerEndSchema>;
 export async function* answerStep(
   transport: StepTransport,
   context: StepContext,
-  body: { query: string; documents: { id: string; text: string; metadata: unknown }[] },
+  body: {
+    query: string;
+    documents: { id: string; text: string; metadata: unknown }[];
+    /** The answer as a JSON object this schema describes (`/v1/answer`'s `json_schema`). */
+    json_schema?: AnswerFormat;
+  },
 ): AsyncGenerator<string, { answer: Answered; usage: TokenUsage }> {
   let answer: Answered | undefined;
   let usage: TokenUsage = { tokens_in: 0, tokens_out: 0 };

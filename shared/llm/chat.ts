@@ -137,6 +137,8 @@ export async function completeObject<T>(
     schemaName: string;
     /** What is sent as json_schema, when it differs from the parsing schema. */
     responseSchema?: z.ZodType;
+    /** A caller's own JSON Schema sent as json_schema as it is (no zod schema behind it). */
+    responseJsonSchema?: { schema: Record<string, unknown>; strict: boolean };
   },
 ): Promise<{ object: T | undefined; text: string; reasoning?: string; usage: TokenUsage }> {
   try {
@@ -150,8 +152,9 @@ export async function completeObject<T>(
                 type: "json_schema" as const,
                 json_schema: {
                   name: request.schemaName,
-                  strict: true,
-                  schema: jsonSchemaFor(request.responseSchema ?? request.schema),
+                  strict: request.responseJsonSchema?.strict ?? true,
+                  schema: request.responseJsonSchema?.schema ??
+                    jsonSchemaFor(request.responseSchema ?? request.schema),
                 },
               },
             }

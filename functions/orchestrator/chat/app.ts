@@ -11,6 +11,8 @@ import { CHAT_PRESETS, modelList, modelObject, presetBody } from "./presets.ts";
 import { presetPipeline } from "./preset-pipeline.ts";
 import { chatRequestSchema, conversationOf } from "./request.ts";
 import { openAIStream } from "./stream.ts";
+import { chatAnswerFormat } from "./output-format.ts";
+import { refuseTools } from "./tools.ts";
 import { dataStreamContent, describe, json, jsonContent } from "../../../shared/http/openapi.ts";
 import {
   chatCompletionChunkSchema,
@@ -27,8 +29,16 @@ async function readChatRequest(c: Context<AppEnv>) {
   );
   if (!parsed.success) throw invalidBody(parsed.error, chatRequestSchema);
   const body = parsed.data;
+  refuseTools(body, "chat");
   const pipeline = presetPipeline(body);
-  return { body, input: { conversation: conversationOf(body.messages), pipeline } };
+  return {
+    body,
+    input: {
+      conversation: conversationOf(body.messages),
+      pipeline,
+      answerFormat: chatAnswerFormat(body.response_format),
+    },
+  };
 }
 
 /**
@@ -80,10 +90,12 @@ export function mountChat(app: Hono<AppEnv>): void {
       summary: "OpenAI-compatible chat over the pipeline",
       description: "`model` names a preset (see `/v1/models`); the last user message is the " +
         "query, rewritten into a standalone question when earlier turns exist. `[n]` markers " +
-        "are covered by `url_citation` annotations; `sources` holds the passages. OpenAI's " +
-        "other documented parameters (sampling, tools, `user`, `metadata`, `store`...) are " +
-        "accepted and ignored; any other top-level field is a 400 in OpenAI's words, " +
-        "`Unrecognized request argument supplied: ...`.",
+        "are covered by `url_citation` annotations; `sources` holds the passages. " +
+        "`response_format` `json_schema` (or `json_object`) answers with one validated JSON " +
+        "object. `tools` are refused (400): sift calls none. OpenAI's other documented " +
+        "parameters (sampling, `user`, `metadata`, `store`...) are accepted and ignored; any " +
+        "other top-level field is a 400 in OpenAI's words, `Unrecognized request argument " +
+        "supplied: ...`.",
       body: chatRequestSchema,
       responses: {
         200: {

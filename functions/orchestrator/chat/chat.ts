@@ -3,6 +3,7 @@ import { pricedSteps } from "../../../shared/cost/steps.ts";
 import type { ResilientCache } from "../../../shared/cache/resilient.ts";
 import type { LlmContext } from "../../../shared/llm/client.ts";
 import type { Pipeline } from "../../../shared/pipeline.ts";
+import type { AnswerFormat } from "../../../shared/structured-output/format.ts";
 import { StepClock, type StepRecord } from "../../../shared/steps/clock.ts";
 import type { StepContext } from "../../../shared/steps/transport.ts";
 import type { SearchHit } from "../../../shared/vector/port.ts";
@@ -62,7 +63,11 @@ function rerankScores(data: unknown): Map<string, number> {
  */
 export async function answerChat(
   deps: { context: StepContext; llm: LlmContext; cache: ResilientCache },
-  input: { conversation: Conversation; pipeline: Pipeline },
+  input: {
+    conversation: Conversation;
+    pipeline: Pipeline;
+    answerFormat?: AnswerFormat | undefined;
+  },
   onDelta: (text: string) => Promise<void>,
 ): Promise<ChatOutcome> {
   const clock = new StepClock();
@@ -81,6 +86,7 @@ export async function answerChat(
   await runQuery(deps.context, {
     query,
     pipeline: input.pipeline,
+    answerFormat: input.answerFormat,
     onAnswerDocuments: (given) => (documents = given),
   }, async (event, data) => {
     if (event === "rerank-end") scores = rerankScores(data);

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { metadataFilterSchema, namespaceSchema, querySchema } from "../../../shared/schemas.ts";
 import { ChatRequestError } from "./errors.ts";
+import { chatResponseFormatSchema } from "./output-format.ts";
+
+/** Tools: refused with a 400 when there are any to call (`tools.ts`), never dropped. */
+export const toolsSchema = z.array(z.unknown(), { error: "must be an array" }).nullish().meta({
+  description: "Refused (400): sift calls no tools. An empty list, or any with " +
+    '`tool_choice: "none"`, is served',
+});
 
 const MAX_MESSAGES = 1000;
 
@@ -27,14 +34,13 @@ const messageSchema = z.looseObject({
 
 /**
  * OpenAI's documented chat parameters that sift accepts and ignores: the
- * pipeline's own prompts decide sampling, and it answers with text only.
- * Anything else at the top level is refused as OpenAI refuses it.
+ * pipeline's own prompts decide sampling. `response_format` is honoured and
+ * tools are refused (`tools.ts`), so neither is here. Anything else at the
+ * top level is refused as OpenAI refuses it.
  */
 export const IGNORED_CHAT_PARAMETERS = [
   "audio",
   "frequency_penalty",
-  "function_call",
-  "functions",
   "logit_bias",
   "logprobs",
   "max_completion_tokens",
@@ -49,15 +55,12 @@ export const IGNORED_CHAT_PARAMETERS = [
   "prompt_cache_options",
   "prompt_cache_retention",
   "reasoning_effort",
-  "response_format",
   "safety_identifier",
   "seed",
   "service_tier",
   "stop",
   "store",
   "temperature",
-  "tool_choice",
-  "tools",
   "top_logprobs",
   "top_p",
   "user",
@@ -94,6 +97,11 @@ export const chatRequestSchema = z.strictObject({
     .nullish(),
   namespace: namespaceSchema,
   filter: metadataFilterSchema.optional(),
+  response_format: chatResponseFormatSchema.optional(),
+  tools: toolsSchema,
+  tool_choice: z.unknown().optional().meta({ description: '`"none"` lets `tools` through' }),
+  functions: toolsSchema,
+  function_call: z.unknown().optional().meta({ description: '`"none"` lets `functions` through' }),
   ...ignored,
 });
 

@@ -12,6 +12,8 @@ import { responseHead, responseOf } from "./output.ts";
 import { conversationOfInput, refuseStatefulFields, responsesRequestSchema } from "./request.ts";
 import { RESPONSE_EVENTS, responseSchema } from "./schemas.ts";
 import { responsesStream, streamAnswer } from "./stream.ts";
+import { answerFormatOf } from "../chat/output-format.ts";
+import { refuseTools } from "../chat/tools.ts";
 
 /** The request checked, its preset's pipeline and its conversation, before any work starts. */
 async function readResponsesRequest(c: Context<AppEnv>) {
@@ -20,8 +22,16 @@ async function readResponsesRequest(c: Context<AppEnv>) {
   if (!parsed.success) throw invalidBody(parsed.error, responsesRequestSchema);
   const body = parsed.data;
   refuseStatefulFields(body);
+  refuseTools(body, "responses");
   const pipeline = presetPipeline(body);
-  return { body, input: { conversation: conversationOfInput(body.input), pipeline } };
+  return {
+    body,
+    input: {
+      conversation: conversationOfInput(body.input),
+      pipeline,
+      answerFormat: answerFormatOf(body.text?.format),
+    },
+  };
 }
 
 /**
@@ -40,10 +50,11 @@ export function mountResponses(app: Hono<AppEnv>): void {
         "rewritten into a standalone question when earlier turns exist. `instructions` is " +
         "accepted; the pipeline's own prompts write the answer. The answer is one " +
         "`output_text` whose `url_citation` annotations cover its `[n]` markers; `sources` " +
-        "holds the passages. sift keeps no responses: `previous_response_id`, `conversation` " +
-        "and `prompt` are a 400. OpenAI's other documented parameters are accepted and " +
-        "ignored; any other top-level field is a 400, `Unrecognized request argument " +
-        "supplied: ...`.",
+        "holds the passages. `text.format` `json_schema` (or `json_object`) answers with one " +
+        "validated JSON object. sift keeps no responses: `previous_response_id`, " +
+        "`conversation` and `prompt` are a 400, and `tools` are refused (400): sift calls " +
+        "none. OpenAI's other documented parameters are accepted and ignored; any other " +
+        "top-level field is a 400, `Unrecognized request argument supplied: ...`.",
       body: responsesRequestSchema,
       responses: {
         200: {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { metadataFilterSchema, namespaceSchema, querySchema } from "../../../shared/schemas.ts";
 import { ChatRequestError } from "../chat/errors.ts";
-import type { Conversation, Turn } from "../chat/request.ts";
+import { type Conversation, toolsSchema, type Turn } from "../chat/request.ts";
+import { responsesTextSchema } from "../chat/output-format.ts";
 
 const MAX_ITEMS = 1000;
 
@@ -49,8 +50,9 @@ const itemSchema = z.preprocess(
 
 /**
  * OpenAI's documented Responses parameters that sift accepts and ignores: the
- * pipeline's own prompts decide sampling and format, it answers with text
- * only, and it keeps nothing a later request could name.
+ * pipeline's own prompts decide sampling, and it keeps nothing a later
+ * request could name. `text.format` is honoured and tools are refused, so
+ * neither is here.
  */
 export const IGNORED_RESPONSES_PARAMETERS = [
   "access_programs",
@@ -72,9 +74,6 @@ export const IGNORED_RESPONSES_PARAMETERS = [
   "store",
   "stream_options",
   "temperature",
-  "text",
-  "tool_choice",
-  "tools",
   "top_logprobs",
   "top_p",
   "truncation",
@@ -117,6 +116,9 @@ export const responsesRequestSchema = z.strictObject({
   prompt: statefulSchema,
   namespace: namespaceSchema,
   filter: metadataFilterSchema.optional(),
+  text: responsesTextSchema.nullish(),
+  tools: toolsSchema,
+  tool_choice: z.unknown().optional().meta({ description: '`"none"` lets `tools` through' }),
   ...ignored,
 });
 

@@ -1,4 +1,5 @@
 import { answerTask } from "./answer.ts";
+import { answerStructuredTask } from "./answer-structured.ts";
 import { genericTask } from "./generic.ts";
 import { itemAnswerImplicitTask, itemAnswerTask } from "./item-answer.ts";
 import {
@@ -27,6 +28,7 @@ import type { OfflineTask } from "./types.ts";
  */
 export const offlineTasks: Readonly<Record<string, OfflineTask>> = {
   answer: answerTask,
+  "answer-structured": answerStructuredTask,
   "item-answer": itemAnswerTask,
   "item-answer-implicit": itemAnswerImplicitTask,
   "item-relevance-ranking": itemRelevanceRankingTask,
