@@ -76,6 +76,19 @@ Deno.test("openai-node's chat.completions.parse with zodResponseFormat reads sif
   assert.ok(message.parsed, message.content ?? "");
   assert.match(message.parsed.answer, /\[\d+\]/);
   assert.deepEqual(JSON.parse(message.content!), message.parsed);
+  // Streamed, the object arrives checked, as the content of its deltas.
+  const stream = await client.chat.completions.create({
+    model: "sift-one-turn",
+    messages: [{ role: "user", content: QUESTION }],
+    stream: true,
+    response_format: zodResponseFormat(
+      z.object({ answer: z.string(), sources_used: z.array(z.number().int()) }),
+      "answer_with_sources",
+    ),
+  });
+  let streamed = "";
+  for await (const chunk of stream) streamed += chunk.choices[0]?.delta?.content ?? "";
+  assert.deepEqual(JSON.parse(streamed), message.parsed);
   const annotations = (message as unknown as { annotations: { url_citation: object }[] })
     .annotations;
   assert.ok(annotations.length > 0, "the [n] markers inside the object are annotated");

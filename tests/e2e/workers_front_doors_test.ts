@@ -168,6 +168,31 @@ Deno.test("under workerd: jobs and evaluations on Queues, signed pushes, OpenAI-
           () => client.chat.completions.create({ model: "nope", messages }),
           (error) => error instanceof OpenAI.NotFoundError && error.code === "model_not_found",
         );
+        // Structured output: the answer Worker turns the caller's JSON Schema into its
+        // validator on workerd (no code generation) and answers with the object.
+        const structured = await client.chat.completions.create({
+          model: "sift-two-turn",
+          messages,
+          response_format: {
+            type: "json_schema",
+            json_schema: {
+              name: "answer",
+              strict: true,
+              schema: {
+                type: "object",
+                properties: {
+                  answer: { type: "string" },
+                  points: { type: "array", items: { type: "string" } },
+                },
+                required: ["answer", "points"],
+                additionalProperties: false,
+              },
+            },
+          },
+        });
+        const object = JSON.parse(structured.choices[0]!.message.content!);
+        assert.match(object.answer, /\[\d+\]/);
+        assert.ok(Array.isArray(object.points) && object.points.length > 0);
       });
     const evalOk = chatOk && await t.step("an evaluation runs in slices on the queue", async () => {
       const started = await post(running, "/v1/evaluations", {
