@@ -12,6 +12,8 @@ import { mountConsole } from "./functions/orchestrator/console/app.ts";
 import { mountJobs } from "./functions/orchestrator/jobs/app.ts";
 import { mountRerank } from "./functions/rerank/app.ts";
 import { mountResponses } from "./functions/orchestrator/responses/app.ts";
+import { mountFiles } from "./functions/orchestrator/openai-files/files-app.ts";
+import { mountVectorStores } from "./functions/orchestrator/openai-files/vector-stores-app.ts";
 import { createServer } from "./shared/http/server.ts";
 import { Runtime } from "./shared/runtime.ts";
 import { STEP_NAMES } from "./shared/steps/names.ts";
@@ -39,6 +41,8 @@ export function createSiftApp(options: { log?: IndexLog; runtime?: Runtime } = {
       mountOrchestrator,
       mountChat,
       mountResponses,
+      mountFiles,
+      mountVectorStores,
       mountMcp,
       mountJobs,
       mountEvaluations,

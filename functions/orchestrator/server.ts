@@ -7,6 +7,8 @@ import { mountForwarding } from "./forward.ts";
 import { mountJobs } from "./jobs/app.ts";
 import { mountMcp } from "./mcp/app.ts";
 import { mountResponses } from "./responses/app.ts";
+import { mountFiles } from "./openai-files/files-app.ts";
+import { mountVectorStores } from "./openai-files/vector-stores-app.ts";
 import { withForwardedRoutes } from "./openapi.ts";
 
 /**
@@ -17,7 +19,16 @@ import { withForwardedRoutes } from "./openapi.ts";
 export function createOrchestratorServer(runtime: Runtime) {
   return createServer({
     runtime,
-    mounts: [mountOrchestrator, mountChat, mountResponses, mountMcp, mountJobs, mountForwarding],
+    mounts: [
+      mountOrchestrator,
+      mountChat,
+      mountResponses,
+      mountFiles,
+      mountVectorStores,
+      mountMcp,
+      mountJobs,
+      mountForwarding,
+    ],
     open: [mountConsole],
     serves: [],
     // Its /openapi.json describes the whole API, each forwarded route as its owner does.

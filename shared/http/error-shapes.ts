@@ -63,6 +63,8 @@ const FOREIGN_SHAPES: readonly { pattern: RegExp; shape: ErrorShape }[] = [
     pattern: /^\/v1\/(chat\/completions|embeddings|responses|models(\/[^/]+)?)\/?$/,
     shape: "openai",
   },
+  // OpenAI's Files and Vector Stores API, every path under them.
+  { pattern: /^\/v1\/(files|vector_stores)(\/.*)?$/, shape: "openai" },
   { pattern: /^\/v2\/rerank\/?$/, shape: "cohere" },
 ];
 

@@ -72,6 +72,7 @@ function buildRequest(
   body: unknown,
   context: Pick<StepContext, "headers">,
   signal: AbortSignal,
+  method?: "DELETE",
 ): Request {
   const headers = new Headers({ "x-request-id": context.headers.requestId });
   if (context.headers.authorization) headers.set("authorization", context.headers.authorization);
@@ -79,7 +80,13 @@ function buildRequest(
   // The step's span is active here: a step over HTTP or a binding joins this trace.
   const traceparent = activeTraceparent();
   if (traceparent) headers.set("traceparent", traceparent);
-  if (body === undefined) return new Request(`${transport.base}${path}`, { headers, signal });
+  if (body === undefined) {
+    return new Request(`${transport.base}${path}`, {
+      headers,
+      signal,
+      ...(method ? { method } : {}),
+    });
+  }
   if (body instanceof FormData) {
     // A file upload: the Request sets the multipart content type with its boundary.
     return new Request(`${transport.base}${path}`, { method: "POST", headers, body, signal });
@@ -117,10 +124,13 @@ async function send(
   body: unknown,
   context: Pick<StepContext, "headers">,
   call: ReturnType<typeof callSignal>,
+  method?: "DELETE",
 ): Promise<Response> {
   let response: Response;
   try {
-    response = await transport.fetch(buildRequest(transport, path, body, context, call.signal));
+    response = await transport.fetch(
+      buildRequest(transport, path, body, context, call.signal, method),
+    );
   } catch (error) {
     if (call.signal.aborted && !call.timedOut()) throw error; // the caller left
     throw new StepError(
@@ -143,6 +153,8 @@ export type CallStepOptions<T> = {
   schema: z.ZodType<T>;
   context: Pick<StepContext, "headers" | "signal">;
   timeoutMs: number;
+  /** `DELETE` the route instead of GETting it (with no body). */
+  method?: "DELETE";
 };
 
 /**
@@ -173,7 +185,7 @@ async function callStepInSpan<T>(
 ): Promise<T> {
   const call = callSignal(options.context.signal, options.timeoutMs);
   try {
-    const response = await send(transport, path, body, options.context, call);
+    const response = await send(transport, path, body, options.context, call, options.method);
     let json: unknown;
     try {
       json = await response.json();

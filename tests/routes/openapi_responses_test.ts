@@ -77,6 +77,11 @@ class Conformance {
       return events;
     }
     if (mediaType === "text/html") return await response.text();
+    if (mediaType === "text/plain") {
+      const text = await response.text();
+      this.#check(label, validate, text);
+      return text;
+    }
     const body = await response.json();
     this.#check(label, validate, body);
     return body;
@@ -108,13 +113,16 @@ function harness() {
   ) =>
     app.request(
       path,
-      {
-        method,
-        headers: { "content-type": "application/json", ...headers },
-        ...(body === undefined
-          ? {}
-          : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-      },
+      body instanceof FormData
+        // A form sets its own multipart content type, with its boundary.
+        ? { method, headers, body }
+        : {
+          method,
+          headers: { "content-type": "application/json", ...headers },
+          ...(body === undefined
+            ? {}
+            : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+        },
       ENV,
       context,
     );
@@ -340,6 +348,59 @@ Deno.test("every documented JSON and event-stream reply matches its schema", asy
     200,
   );
   await check.reply("/mcp", "post", await mcp({ jsonrpc: "2.0", id: 1 }), 400);
+
+  // OpenAI's Files and Vector Stores, in the order openai-node's helpers call them.
+  const form = new FormData();
+  form.append("purpose", "assistants");
+  form.append("file", new Blob([CORPUS[0]!.text]), "rrf.txt");
+  const file = await post("/v1/files", form) as { id: string };
+  await get("/v1/files?limit=5", "/v1/files");
+  await get(`/v1/files/${file.id}`, "/v1/files/{file_id}");
+  await get("/v1/files/file-missing", "/v1/files/{file_id}", 404);
+  await check.reply(
+    "/v1/files/{file_id}/content",
+    "get",
+    await call("GET", `/v1/files/${file.id}/content`),
+    200,
+  );
+  const store = await post("/v1/vector_stores", { name: "s", metadata: { a: "b" } }) as {
+    id: string;
+  };
+  const storePath = "/v1/vector_stores/{vector_store_id}";
+  await get("/v1/vector_stores", "/v1/vector_stores");
+  await get(`/v1/vector_stores/${store.id}`, storePath);
+  await post(`/v1/vector_stores/${store.id}`, { name: "t" }, 200, storePath);
+  await post(
+    `/v1/vector_stores/${store.id}/files`,
+    { file_id: file.id, attributes: { year: 2009 } },
+    200,
+    `${storePath}/files`,
+  );
+  await get(`/v1/vector_stores/${store.id}/files?filter=completed`, `${storePath}/files`);
+  const storeFile = `${storePath}/files/{file_id}`;
+  await get(`/v1/vector_stores/${store.id}/files/${file.id}`, storeFile);
+  await post(
+    `/v1/vector_stores/${store.id}/files/${file.id}`,
+    { attributes: { year: 2010 } },
+    200,
+    storeFile,
+  );
+  await post(
+    `/v1/vector_stores/${store.id}/search`,
+    { query: QUERY, filters: { type: "gte", key: "year", value: 2010 } },
+    200,
+    `${storePath}/search`,
+  );
+  await post("/v1/vector_stores/vs_missing/search", { query: QUERY }, 404, `${storePath}/search`);
+  for (
+    const [path, template] of [
+      [`/v1/vector_stores/${store.id}/files/${file.id}`, storeFile],
+      [`/v1/vector_stores/${store.id}`, storePath],
+      [`/v1/files/${file.id}`, "/v1/files/{file_id}"],
+    ] as const
+  ) {
+    await check.reply(template, "delete", await call("DELETE", path), 200);
+  }
 
   // Every documented operation was called at least once.
   const documented = Object.entries(document.paths)

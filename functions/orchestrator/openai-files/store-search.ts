@@ -1,0 +1,166 @@
+import { z } from "zod";
+import { InvalidRequestError } from "../../../shared/errors.ts";
+import { querySchema } from "../../../shared/schemas.ts";
+import { callStep } from "../../../shared/steps/call.ts";
+import { resolveStep, type StepContext } from "../../../shared/steps/transport.ts";
+import type { MetadataFilter, SearchHit } from "../../../shared/vector/port.ts";
+import { attributesOf } from "./attributes.ts";
+import { filterSchema, siftFilters } from "./filters.ts";
+import { storeRecordOf } from "./vector-stores.ts";
+
+/** sift's own rankers for `ranking_options.ranker`, as `/v2/rerank` names them. */
+export const SIFT_RANKERS = [
+  "sift-one-turn",
+  "sift-two-turn",
+  "sift-relevance",
+  "sift-two-turn-relevance",
+  "sift-item",
+  "sift-tot",
+] as const;
+/** OpenAI's rankers: sift's default search, hybrid retrieval fused by RRF, no rerank. */
+const OPENAI_RANKERS = ["auto", "default-2024-11-15", "none"] as const;
+
+export const storeSearchSchema = z.strictObject({
+  query: z.union([querySchema, z.array(querySchema).min(1).max(10)], {
+    error: "must be a string or an array of 1-10 strings",
+  }),
+  filters: filterSchema.nullish(),
+  max_num_results: z.number().int().min(1, { error: "must be at least 1" })
+    .max(50, { error: "must be at most 50" }).default(10),
+  ranking_options: z.strictObject({
+    ranker: z.enum([...OPENAI_RANKERS, ...SIFT_RANKERS], {
+      error: `must be one of ${[...OPENAI_RANKERS, ...SIFT_RANKERS].join(", ")}`,
+    }).optional(),
+    score_threshold: z.number().min(0, { error: "must be in [0, 1]" })
+      .max(1, { error: "must be in [0, 1]" }).optional(),
+  }).nullish(),
+  rewrite_query: z.boolean({ error: "must be a boolean" }).nullish(),
+});
+
+export type StoreSearch = z.infer<typeof storeSearchSchema>;
+
+const searchReplySchema = z.object({
+  results: z.array(z.looseObject({
+    id: z.string(),
+    doc_id: z.string(),
+    text: z.string(),
+    score: z.number(),
+    metadata: z.looseObject({}),
+  })),
+});
+const rerankReplySchema = z.object({
+  results: z.array(z.object({ index: z.number().int(), relevance_score: z.number() })),
+});
+
+/** Hybrid search fuses two rankings by RRF (k = 60): a chunk first in both scores 2/61. */
+const BEST_HYBRID_SCORE = 2 / 61;
+
+/** A hybrid RRF score on OpenAI's scale, [0, 1]: 1 for a chunk first in both rankings. */
+function scaled(score: number): number {
+  return Math.min(1, Math.max(0, score / BEST_HYBRID_SCORE));
+}
+
+async function searchOnce(
+  context: StepContext,
+  storeId: string,
+  query: string,
+  filter: MetadataFilter,
+  topK: number,
+): Promise<SearchHit[]> {
+  const reply = await callStep(resolveStep("FUSE", context), "/v1/search", {
+    query,
+    top_k: topK,
+    mode: "hybrid",
+    namespace: storeId,
+    ...(Object.keys(filter).length ? { filter } : {}),
+  }, { schema: searchReplySchema, context, timeoutMs: context.config.steps.timeoutMs });
+  return reply.results as SearchHit[];
+}
+
+/** Each query under each AND-group of the filter, merged: a chunk keeps its best score. */
+async function retrieve(context: StepContext, storeId: string, search: StoreSearch, topK: number) {
+  const queries = typeof search.query === "string" ? [search.query] : search.query;
+  const groups = siftFilters(search.filters ?? undefined);
+  const runs = await Promise.all(
+    queries.flatMap((query) =>
+      groups.map((filter) => searchOnce(context, storeId, query, filter, topK))
+    ),
+  );
+  const best = new Map<string, SearchHit>();
+  for (const hit of runs.flat()) {
+    const scored = { ...hit, score: scaled(hit.score) };
+    if ((best.get(hit.id)?.score ?? -1) < scored.score) best.set(hit.id, scored);
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score).slice(0, topK);
+}
+
+/** sift's rerank strategy as the ranker: `/v2/rerank` scores in [0, 1], best first. */
+async function rerank(context: StepContext, ranker: string, query: string, hits: SearchHit[]) {
+  if (hits.length === 0) return hits;
+  const reply = await callStep(resolveStep("RERANK", context), "/v2/rerank", {
+    model: ranker,
+    query,
+    documents: hits.map((hit) => hit.text),
+  }, { schema: rerankReplySchema, context, timeoutMs: context.config.steps.timeoutMs });
+  return reply.results.flatMap(({ index, relevance_score }) => {
+    const hit = hits[index];
+    return hit ? [{ ...hit, score: relevance_score }] : [];
+  });
+}
+
+/**
+ * `POST /v1/vector_stores/{id}/search`: the store's namespace searched
+ * (hybrid), each query under each AND-group of the filters, merged and
+ * scaled to [0, 1]; a sift ranker reranks the candidates; `score_threshold`
+ * drops what scores below it. One page holds every result.
+ */
+export async function searchStore(context: StepContext, storeId: string, search: StoreSearch) {
+  await storeRecordOf(context, storeId);
+  if (search.rewrite_query) {
+    throw new InvalidRequestError(
+      "rewrite_query: not served by vector store search; POST /v1/fuse with the store's id as " +
+        "namespace rewrites the query (RAG-Fusion)",
+      { param: "rewrite_query" },
+    );
+  }
+  const ranker = search.ranking_options?.ranker;
+  const siftRanker = ranker?.startsWith("sift-") ? ranker : undefined;
+  const wanted = search.max_num_results;
+  // A reranker gets more candidates than it keeps: what retrieval ranks low it may lift.
+  let hits = await retrieve(
+    context,
+    storeId,
+    search,
+    siftRanker ? Math.min(50, wanted * 2) : wanted,
+  );
+  const queries = typeof search.query === "string" ? [search.query] : search.query;
+  if (siftRanker) hits = await rerank(context, siftRanker, queries.join("\n"), hits);
+  const threshold = search.ranking_options?.score_threshold ?? 0;
+  return {
+    object: "vector_store.search_results.page" as const,
+    search_query: queries,
+    data: hits.filter((hit) => hit.score >= threshold).slice(0, wanted).map((hit) => ({
+      file_id: hit.doc_id,
+      filename: typeof hit.metadata.source === "string" ? hit.metadata.source : hit.doc_id,
+      score: hit.score,
+      attributes: attributesOf(hit.metadata),
+      content: [{ type: "text" as const, text: hit.text }],
+    })),
+    has_more: false,
+    next_page: null,
+  };
+}
+
+export const searchPageSchema = z.object({
+  object: z.literal("vector_store.search_results.page"),
+  search_query: z.array(z.string()),
+  data: z.array(z.object({
+    file_id: z.string(),
+    filename: z.string(),
+    score: z.number().meta({ description: "In [0, 1]: scaled RRF, or the ranker's score" }),
+    attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    content: z.array(z.object({ type: z.literal("text"), text: z.string() })),
+  })),
+  has_more: z.literal(false),
+  next_page: z.null(),
+});

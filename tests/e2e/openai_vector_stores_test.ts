@@ -1,0 +1,205 @@
+/**
+ * OpenAI's Files and Vector Stores API through openai-node, unmodified but
+ * for the base URL, against sift on loopback with the offline model: files
+ * uploaded, listed, read and deleted; a store created, a PDF added with
+ * `uploadAndPoll`, a note with attributes, searched with attribute filters
+ * (`eq`, and `or` over `and`), a sift ranker; an unknown store a 404 in
+ * OpenAI's shape; another tenant's store not there at all.
+ */
+import assert from "node:assert/strict";
+import OpenAI, { toFile } from "openai";
+import { createSiftApp } from "../../app.ts";
+import { fixture } from "../helpers/documents.ts";
+
+const KEYS = { acme: "sk-acme", globex: "sk-globex" };
+
+function serveSift() {
+  const app = createSiftApp();
+  const env = { DEMO_CORPUS: "false", API_KEYS: `${KEYS.acme}:acme,${KEYS.globex}:globex` };
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) => app.fetch(request, env),
+  );
+  const client = (key: string) =>
+    new OpenAI({ baseURL: `http://127.0.0.1:${server.addr.port}/v1`, apiKey: key, maxRetries: 0 });
+  return { client, [Symbol.asyncDispose]: () => server.shutdown() };
+}
+
+const NOTE = "Reciprocal rank fusion scores a document by the sum of 1 / (k + rank) over the " +
+  "rankings it appears in, with k = 60. It merges the rankings of several retrievers.";
+
+function assertNotFound(message: RegExp) {
+  return (error: unknown) => {
+    assert.ok(error instanceof OpenAI.NotFoundError, String(error));
+    assert.equal(error.type, "invalid_request_error");
+    assert.match(error.message, message);
+    return true;
+  };
+}
+
+Deno.test("openai-node's files: create, list, retrieve, content, delete; a non-document refused", async () => {
+  await using sift = serveSift();
+  const client = sift.client(KEYS.acme);
+  const text = `# Notes\n\n${NOTE} `.repeat(40);
+  const file = await client.files.create({
+    file: await toFile(new TextEncoder().encode(text), "notes.md"),
+    purpose: "assistants",
+  });
+  assert.match(file.id, /^file-[0-9a-f]{24}$/);
+  assert.equal(file.filename, "notes.md");
+  assert.equal(file.bytes, new TextEncoder().encode(text).byteLength);
+  assert.equal(file.purpose, "assistants");
+  const other = await client.files.create({
+    file: await toFile(new TextEncoder().encode(NOTE), "note.txt"),
+    purpose: "user_data",
+  });
+  const listed = await client.files.list();
+  assert.deepEqual(listed.data.map((entry) => entry.id), [other.id, file.id], "newest first");
+  const first = await client.files.list({ limit: 1, order: "asc" });
+  assert.deepEqual(first.data.map((entry) => entry.id), [file.id]);
+  assert.ok(first.hasNextPage());
+  assert.deepEqual((await first.getNextPage()).data.map((entry) => entry.id), [other.id]);
+  assert.deepEqual(
+    (await client.files.list({ purpose: "user_data" })).data.map((entry) => entry.id),
+    [other.id],
+  );
+  assert.deepEqual(await client.files.retrieve(file.id), file);
+
+  // The text sift extracted, its chunks' overlaps read once: every word of it, in order.
+  const content = await (await client.files.content(file.id)).text();
+  const words = (value: string) => value.match(/[\p{L}\p{N}]+/gu) ?? [];
+  assert.deepEqual(words(content), words(text));
+
+  assert.deepEqual(await client.files.delete(file.id), {
+    id: file.id,
+    object: "file",
+    deleted: true,
+  });
+  await assert.rejects(() => client.files.retrieve(file.id), assertNotFound(/No such file/));
+  const photo = await toFile(await fixture("photo.txt"), "photo.txt");
+  await assert.rejects(
+    () => client.files.create({ file: photo, purpose: "assistants" }),
+    (error) => {
+      assert.ok(error instanceof OpenAI.APIError && error.status === 415, String(error));
+      assert.match(error.message, /photo\.txt: is a PNG image/);
+      return true;
+    },
+  );
+  const small = await toFile(new Uint8Array([104, 105]), "a.txt");
+  await assert.rejects(
+    () => client.files.create({ file: small, purpose: "batch" }),
+    (error) => error instanceof OpenAI.BadRequestError && error.param === "purpose",
+  );
+});
+
+Deno.test("openai-node's vector stores: uploadAndPoll a PDF, attributes, filtered search, a 404 in OpenAI's shape", async () => {
+  await using sift = serveSift();
+  const client = sift.client(KEYS.acme);
+  const store = await client.vectorStores.create({ name: "papers", metadata: { team: "search" } });
+  assert.match(store.id, /^vs_[0-9a-f]{24}$/);
+  assert.equal(store.status, "completed");
+  assert.deepEqual(store.metadata, { team: "search" });
+
+  const pdf = await client.vectorStores.files.uploadAndPoll(
+    store.id,
+    await toFile(await fixture("paper.pdf"), "paper.pdf"),
+    { pollIntervalMs: 50 },
+  );
+  assert.equal(pdf.status, "completed");
+  assert.ok(pdf.usage_bytes > 0);
+  const note = await client.files.create({
+    file: await toFile(new TextEncoder().encode(NOTE), "rrf.txt"),
+    purpose: "assistants",
+  });
+  const added = await client.vectorStores.files.createAndPoll(store.id, {
+    file_id: note.id,
+    attributes: { topic: "fusion", year: 2009 },
+    chunking_strategy: {
+      type: "static",
+      static: { max_chunk_size_tokens: 200, chunk_overlap_tokens: 20 },
+    },
+  });
+  assert.equal(added.status, "completed");
+  assert.deepEqual(added.attributes, { topic: "fusion", year: 2009 });
+  assert.deepEqual(added.chunking_strategy, {
+    type: "static",
+    static: { max_chunk_size_tokens: 200, chunk_overlap_tokens: 20 },
+  });
+  const counted = await client.vectorStores.retrieve(store.id);
+  assert.deepEqual(counted.file_counts, {
+    in_progress: 0,
+    completed: 2,
+    failed: 0,
+    cancelled: 0,
+    total: 2,
+  });
+  assert.equal(counted.usage_bytes, pdf.usage_bytes + added.usage_bytes);
+
+  const search = (body: Omit<OpenAI.VectorStores.VectorStoreSearchParams, "query">) =>
+    client.vectorStores.search(store.id, { query: "reciprocal rank fusion k", ...body });
+  const all = await search({ max_num_results: 5 });
+  assert.equal(all.data[0]?.file_id, note.id);
+  assert.equal(all.data[0]?.filename, "rrf.txt");
+  assert.deepEqual(all.data[0]?.attributes, { topic: "fusion", year: 2009 });
+  assert.match(all.data[0]!.content[0]!.text, /k = 60/);
+  assert.ok(all.data.some((result) => result.filename === "paper.pdf"));
+  assert.ok(all.data.every((result) => result.score >= 0 && result.score <= 1));
+
+  const fused = await search({ filters: { type: "eq", key: "topic", value: "fusion" } });
+  assert.deepEqual(fused.data.map((result) => result.file_id), [note.id]);
+  const none = await search({ filters: { type: "gt", key: "year", value: 2009 } });
+  assert.deepEqual(none.data, []);
+  const either = await search({
+    filters: {
+      type: "or",
+      filters: [
+        { type: "eq", key: "topic", value: "tides" },
+        {
+          type: "and",
+          filters: [
+            { type: "gte", key: "year", value: 2000 },
+            { type: "lt", key: "year", value: 2010 },
+          ],
+        },
+      ],
+    },
+  });
+  assert.deepEqual(either.data.map((result) => result.file_id), [note.id]);
+  const ranked = await search({
+    max_num_results: 2,
+    ranking_options: { ranker: "sift-relevance" as "auto", score_threshold: 0.1 },
+  });
+  assert.ok(ranked.data.length >= 1 && ranked.data.length <= 2);
+  assert.ok(ranked.data.every((result) => result.score >= 0.1 && result.score <= 1));
+
+  await assert.rejects(
+    () => client.vectorStores.search("vs_missing", { query: "x" }),
+    assertNotFound(/No such vector store: vs_missing/),
+  );
+  await assert.rejects(
+    () => search({ filters: { type: "nope", key: "a", value: 1 } as never }),
+    (error) => error instanceof OpenAI.BadRequestError && /filters/.test(error.message),
+  );
+
+  const files = await client.vectorStores.files.list(store.id, { filter: "completed" });
+  assert.deepEqual(files.data.map((file) => file.id), [note.id, pdf.id]);
+  await client.vectorStores.files.update(note.id, {
+    vector_store_id: store.id,
+    attributes: { topic: "rank fusion" },
+  });
+  const updated = await search({ filters: { type: "eq", key: "topic", value: "rank fusion" } });
+  assert.deepEqual(updated.data.map((result) => result.file_id), [note.id]);
+
+  // Another tenant sees neither the store nor the file.
+  const globex = sift.client(KEYS.globex);
+  await assert.rejects(() => globex.vectorStores.retrieve(store.id), assertNotFound(/vs_/));
+  await assert.rejects(() => globex.files.retrieve(note.id), assertNotFound(/No such file/));
+  assert.deepEqual((await globex.vectorStores.list()).data, []);
+
+  const removed = await client.vectorStores.files.delete(note.id, { vector_store_id: store.id });
+  assert.equal(removed.deleted, true);
+  assert.deepEqual((await search({})).data.filter((result) => result.file_id === note.id), []);
+  assert.equal((await client.files.retrieve(note.id)).id, note.id, "the file itself stays");
+  assert.equal((await client.vectorStores.delete(store.id)).deleted, true);
+  await assert.rejects(() => client.vectorStores.retrieve(store.id), assertNotFound(/vs_/));
+});
