@@ -84,6 +84,11 @@ type QueryInput = {
   onAnswerDocuments?: (documents: readonly SearchHit[]) => void;
   /** The answer as a JSON object this schema describes (chat's `response_format`). */
   answerFormat?: AnswerFormat | undefined;
+  /**
+   * Retrieval of the caller's own choosing (the Responses API's `file_search`
+   * over vector stores), in place of the pipeline's search or fusion.
+   */
+  retrieve?: (() => Promise<SearchHit[]>) | undefined;
 };
 
 async function runQueryInSpan(
@@ -101,13 +106,22 @@ async function runQueryInSpan(
 
   const fuse = resolveStep("FUSE", context);
   const options = { query: input.query, ...input.pipeline };
-  const { usage: _, ...retrieved } = await clock.run(
-    retrieval.fusion > 0 ? "fuse" : "retrieval",
-    fuse.via,
-    () =>
-      retrieval.fusion > 0 ? fuseStep(fuse, context, options) : searchStep(fuse, context, options),
-    (result: Retrieved) => result.usage,
-  );
+  const { retrieve } = input;
+  const { usage: _, ...retrieved } = retrieve
+    ? await clock.run("file_search", "in-process", async (): Promise<Retrieved> => ({
+      queries: [{ text: input.query, origin: "original" }],
+      results: await retrieve(),
+      usage: { tokens_in: 0, tokens_out: 0 },
+    }))
+    : await clock.run(
+      retrieval.fusion > 0 ? "fuse" : "retrieval",
+      fuse.via,
+      () =>
+        retrieval.fusion > 0
+          ? fuseStep(fuse, context, options)
+          : searchStep(fuse, context, options),
+      (result: Retrieved) => result.usage,
+    );
   await send("retrieval-end", retrieved);
   let hits = retrieved.results;
 

@@ -203,3 +203,77 @@ Deno.test("openai-node's vector stores: uploadAndPoll a PDF, attributes, filtere
   assert.equal((await client.vectorStores.delete(store.id)).deleted, true);
   await assert.rejects(() => client.vectorStores.retrieve(store.id), assertNotFound(/vs_/));
 });
+
+Deno.test("openai-node's responses.create with file_search answers from the store, with file_citation annotations, plain and streamed", async () => {
+  await using sift = serveSift();
+  const client = sift.client(KEYS.acme);
+  const store = await client.vectorStores.create({ name: "notes" });
+  const note = await client.vectorStores.files.uploadAndPoll(
+    store.id,
+    await toFile(new TextEncoder().encode(NOTE), "rrf.txt"),
+  );
+  await client.vectorStores.files.uploadAndPoll(
+    store.id,
+    await toFile(await fixture("paper.pdf"), "paper.pdf"),
+  );
+  const ask = {
+    model: "sift-none",
+    input: "What does reciprocal rank fusion sum over the rankings?",
+    tools: [{ type: "file_search" as const, vector_store_ids: [store.id], max_num_results: 4 }],
+  };
+
+  const plain = await client.responses.create({ ...ask, include: ["file_search_call.results"] });
+  const [call, message] = plain.output;
+  assert.equal(call?.type, "file_search_call");
+  assert.equal(call.status, "completed");
+  assert.deepEqual(call.queries, [ask.input]);
+  assert.ok(call.results && call.results.length > 0 && call.results.length <= 4);
+  assert.equal(call.results[0]!.file_id, note.id);
+  assert.equal(call.results[0]!.filename, "rrf.txt");
+  assert.equal(message?.type, "message");
+  const text = message.content[0]!;
+  assert.equal(text.type, "output_text");
+  assert.match(plain.output_text, /k \+ rank/);
+  const citations = text.annotations.filter((annotation) => annotation.type === "file_citation");
+  assert.ok(citations.length > 0, JSON.stringify(text.annotations));
+  for (const citation of citations) {
+    assert.equal(citation.file_id, note.id);
+    assert.equal(citation.filename, "rrf.txt");
+    assert.match(plain.output_text.slice(citation.index), /^\[\d+/);
+  }
+  const withoutResults = await client.responses.create(ask);
+  assert.equal((withoutResults.output[0] as { results: unknown }).results, null);
+
+  // Streamed: the three file_search_call events in OpenAI's order, before the message.
+  const stream = await client.responses.create({ ...ask, stream: true });
+  const types: string[] = [];
+  let completed: OpenAI.Responses.Response | undefined;
+  for await (const event of stream) {
+    types.push(event.type);
+    if (event.type === "response.completed") completed = event.response;
+  }
+  const at = (type: string) => types.indexOf(type);
+  assert.ok(at("response.file_search_call.in_progress") > 0, types.join());
+  assert.ok(
+    at("response.file_search_call.in_progress") < at("response.file_search_call.searching"),
+  );
+  assert.ok(at("response.file_search_call.searching") < at("response.file_search_call.completed"));
+  assert.ok(at("response.file_search_call.completed") < at("response.output_text.delta"));
+  assert.ok(types.includes("response.output_text.annotation.added"));
+  assert.equal(completed?.output_text, withoutResults.output_text);
+
+  // An unknown store is a 404 naming it, in OpenAI's shape, before anything runs.
+  await assert.rejects(
+    () =>
+      client.responses.create({
+        ...ask,
+        tools: [{ type: "file_search", vector_store_ids: [store.id, "vs_missing"] }],
+      }),
+    assertNotFound(/No such vector store: vs_missing/),
+  );
+  // Another tenant's store is unknown to this one.
+  await assert.rejects(
+    () => sift.client(KEYS.globex).responses.create(ask),
+    assertNotFound(new RegExp(store.id)),
+  );
+});

@@ -158,10 +158,20 @@ Deno.test("tools are refused with a 400 naming the field, never dropped; tool_ch
       client.responses.create({
         model: "sift-none",
         input: QUESTION,
-        tools: [{ type: "file_search", vector_store_ids: ["vs_missing"] }],
+        tools: [{ type: "function", name: "lookup", parameters: {}, strict: false }],
+      }),
+    "tools",
+    /calls no tools but file_search/,
+  );
+  await refused(
+    () =>
+      client.chat.completions.create({
+        model: "sift-none",
+        messages,
+        tools: [{ type: "file_search", vector_store_ids: ["vs_missing"] } as never],
       }),
     "tools.0",
-    /file_search is not served/,
+    /file_search is served by the Responses API/,
   );
   const served = await client.chat.completions.create({
     model: "sift-none",

@@ -392,6 +392,14 @@ Deno.test("every documented JSON and event-stream reply matches its schema", asy
     `${storePath}/search`,
   );
   await post("/v1/vector_stores/vs_missing/search", { query: QUERY }, 404, `${storePath}/search`);
+  const fileSearch = {
+    model: "sift-none",
+    input: QUERY,
+    tools: [{ type: "file_search", vector_store_ids: [store.id] }],
+    include: ["file_search_call.results"],
+  };
+  await post("/v1/responses", fileSearch);
+  await post("/v1/responses", { ...fileSearch, stream: true });
   for (
     const [path, template] of [
       [`/v1/vector_stores/${store.id}/files/${file.id}`, storeFile],

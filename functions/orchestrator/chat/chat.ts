@@ -67,6 +67,8 @@ export async function answerChat(
     conversation: Conversation;
     pipeline: Pipeline;
     answerFormat?: AnswerFormat | undefined;
+    /** Retrieval in place of the pipeline's, for the question as it stands alone (`file_search`). */
+    retrieve?: ((query: string) => Promise<SearchHit[]>) | undefined;
   },
   onDelta: (text: string) => Promise<void>,
 ): Promise<ChatOutcome> {
@@ -87,6 +89,7 @@ export async function answerChat(
     query,
     pipeline: input.pipeline,
     answerFormat: input.answerFormat,
+    retrieve: input.retrieve && (() => input.retrieve!(query)),
     onAnswerDocuments: (given) => (documents = given),
   }, async (event, data) => {
     if (event === "rerank-end") scores = rerankScores(data);

@@ -21,10 +21,15 @@ export function refuseTools(
     const searching = first.type === "file_search";
     throw new ChatRequestError(
       (searching
-        ? "tools.0: file_search is not served: sift retrieves from its own namespaces on " +
-          "every request (the `namespace` and `filter` fields choose what it searches)"
-        : "tools: sift answers from its retrieval pipeline and calls no tools, so it cannot " +
-          "honour them") +
+        ? (api === "chat"
+          ? "tools.0: file_search is served by the Responses API (POST /v1/responses); on chat, " +
+            "pass the vector store's id as namespace"
+          : "tools.0: file_search goes first, and alone")
+        : api === "chat"
+        ? "tools: sift answers from its retrieval pipeline and calls no tools, so it cannot " +
+          "honour them"
+        : "tools: sift answers from its retrieval pipeline and calls no tools but file_search, " +
+          "so it cannot honour them") +
         (api === "chat"
           ? '; send no tools (or tool_choice: "none"), and use response_format for structured ' +
             "output"

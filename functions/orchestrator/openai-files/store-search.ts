@@ -79,7 +79,7 @@ async function searchOnce(
 
 /** Each query under each AND-group of the filter, merged: a chunk keeps its best score. */
 async function retrieve(context: StepContext, storeId: string, search: StoreSearch, topK: number) {
-  const queries = typeof search.query === "string" ? [search.query] : search.query;
+  const queries = queriesOf(search);
   const groups = siftFilters(search.filters ?? undefined);
   const runs = await Promise.all(
     queries.flatMap((query) =>
@@ -109,12 +109,16 @@ async function rerank(context: StepContext, ranker: string, query: string, hits:
 }
 
 /**
- * `POST /v1/vector_stores/{id}/search`: the store's namespace searched
- * (hybrid), each query under each AND-group of the filters, merged and
- * scaled to [0, 1]; a sift ranker reranks the candidates; `score_threshold`
- * drops what scores below it. One page holds every result.
+ * The store's best chunks for a search: its namespace searched (hybrid),
+ * each query under each AND-group of the filters, merged and scaled to
+ * [0, 1]; a sift ranker reranks the candidates; `score_threshold` drops what
+ * scores below it. What `/search` pages and `file_search` answers from.
  */
-export async function searchStore(context: StepContext, storeId: string, search: StoreSearch) {
+export async function searchStoreHits(
+  context: StepContext,
+  storeId: string,
+  search: StoreSearch,
+): Promise<SearchHit[]> {
   await storeRecordOf(context, storeId);
   if (search.rewrite_query) {
     throw new InvalidRequestError(
@@ -133,19 +137,33 @@ export async function searchStore(context: StepContext, storeId: string, search:
     search,
     siftRanker ? Math.min(50, wanted * 2) : wanted,
   );
-  const queries = typeof search.query === "string" ? [search.query] : search.query;
-  if (siftRanker) hits = await rerank(context, siftRanker, queries.join("\n"), hits);
+  if (siftRanker) hits = await rerank(context, siftRanker, queriesOf(search).join("\n"), hits);
   const threshold = search.ranking_options?.score_threshold ?? 0;
+  return hits.filter((hit) => hit.score >= threshold).slice(0, wanted);
+}
+
+export function queriesOf(search: Pick<StoreSearch, "query">): string[] {
+  return typeof search.query === "string" ? [search.query] : search.query;
+}
+
+/** A chunk as OpenAI's search result: its file, name, score, attributes and text. */
+export function searchResultOf(hit: SearchHit) {
+  return {
+    file_id: hit.doc_id,
+    filename: typeof hit.metadata.source === "string" ? hit.metadata.source : hit.doc_id,
+    score: hit.score,
+    attributes: attributesOf(hit.metadata),
+    content: [{ type: "text" as const, text: hit.text }],
+  };
+}
+
+/** `POST /v1/vector_stores/{id}/search`: every result on one page. */
+export async function searchStore(context: StepContext, storeId: string, search: StoreSearch) {
+  const hits = await searchStoreHits(context, storeId, search);
   return {
     object: "vector_store.search_results.page" as const,
-    search_query: queries,
-    data: hits.filter((hit) => hit.score >= threshold).slice(0, wanted).map((hit) => ({
-      file_id: hit.doc_id,
-      filename: typeof hit.metadata.source === "string" ? hit.metadata.source : hit.doc_id,
-      score: hit.score,
-      attributes: attributesOf(hit.metadata),
-      content: [{ type: "text" as const, text: hit.text }],
-    })),
+    search_query: queriesOf(search),
+    data: hits.map(searchResultOf),
     has_more: false,
     next_page: null,
   };

@@ -9,7 +9,14 @@ import { invalidBody, toOpenAIError } from "../chat/errors.ts";
 import { presetPipeline } from "../chat/preset-pipeline.ts";
 import { openAIErrorSchema } from "../chat/responses.ts";
 import { responseHead, responseOf } from "./output.ts";
-import { conversationOfInput, refuseStatefulFields, responsesRequestSchema } from "./request.ts";
+import {
+  conversationOfInput,
+  refuseStatefulFields,
+  type ResponsesRequest,
+  responsesRequestSchema,
+} from "./request.ts";
+import { fileSearchCallItem, fileSearchHits, readFileSearch } from "./file-search.ts";
+import type { SearchHit } from "../../../shared/vector/port.ts";
 import { RESPONSE_EVENTS, responseSchema } from "./schemas.ts";
 import { responsesStream, streamAnswer } from "./stream.ts";
 import { answerFormatOf } from "../chat/output-format.ts";
@@ -22,16 +29,36 @@ async function readResponsesRequest(c: Context<AppEnv>) {
   if (!parsed.success) throw invalidBody(parsed.error, responsesRequestSchema);
   const body = parsed.data;
   refuseStatefulFields(body);
-  refuseTools(body, "responses");
-  const pipeline = presetPipeline(body);
+  const fileSearch = await fileSearchOf(c, body);
+  const pipeline = presetPipeline({
+    ...body,
+    // Citations name the store the passages came from (the first, when there are several).
+    ...(fileSearch ? { namespace: fileSearch.vector_store_ids[0] } : {}),
+  });
   return {
     body,
+    fileSearch,
     input: {
       conversation: conversationOfInput(body.input),
       pipeline,
       answerFormat: answerFormatOf(body.text?.format),
     },
   };
+}
+
+/**
+ * The request's one `file_search` tool, checked, its stores found (else a
+ * 404 naming the store); any other tool is refused as chat refuses tools.
+ */
+async function fileSearchOf(c: Context<AppEnv>, body: ResponsesRequest) {
+  const tools = body.tool_choice === "none" ? [] : body.tools ?? [];
+  const [first, ...rest] = tools;
+  const isFileSearch = (first as { type?: unknown } | undefined)?.type === "file_search";
+  if (!isFileSearch || rest.length > 0) {
+    refuseTools(isFileSearch ? { ...body, tools: rest } : body, "responses");
+    return undefined;
+  }
+  return await readFileSearch(c.var.steps, first);
 }
 
 /**
@@ -70,17 +97,42 @@ export function mountResponses(app: Hono<AppEnv>): void {
       errorBody: openAIErrorSchema,
     }),
     async (c) => {
-      const { body, input } = await readResponsesRequest(c);
-      const head = responseHead(body.model);
+      const { body, input, fileSearch } = await readResponsesRequest(c);
+      const include = body.include?.includes("file_search_call.results") ?? false;
+      const head = responseHead(body.model, fileSearch && { tool: fileSearch, include });
       const deps = { llm: c.var.deps.llm, cache: c.var.deps.cache };
+      /** file_search's retrieval, reporting what it found before the answer starts. */
+      const retrieveWith = (
+        context: typeof c.var.steps,
+        onRetrieved: (query: string, hits: readonly SearchHit[]) => Promise<void>,
+      ) =>
+        fileSearch &&
+        (async (query: string) => {
+          const hits = await fileSearchHits(context, fileSearch, query);
+          await onRetrieved(query, hits);
+          return hits;
+        });
       if (!body.stream) {
         try {
+          let searched: { query: string; hits: readonly SearchHit[] } | undefined;
           const outcome = await answerChat(
             { ...deps, context: c.var.steps },
-            input,
+            {
+              ...input,
+              retrieve: retrieveWith(c.var.steps, (query, hits) => {
+                searched = { query, hits };
+                return Promise.resolve();
+              }),
+            },
             async () => {},
           );
-          return c.json(responseOf(head, outcome));
+          const item = head.fileSearch && searched &&
+            fileSearchCallItem(head.fileSearch.callId, {
+              queries: [searched.query],
+              hits: searched.hits,
+              include,
+            });
+          return c.json(responseOf(head, outcome, item));
         } catch (error) {
           if (!c.req.raw.signal.aborted) {
             console.error(`${c.req.method} ${c.req.path} failed:`, error);
@@ -88,12 +140,18 @@ export function mountResponses(app: Hono<AppEnv>): void {
           return c.json(toOpenAIError(error, { status: 502 }).body, 502);
         }
       }
-      return responsesStream(c, (emit, signal) =>
-        streamAnswer(
-          emit,
-          head,
-          (onDelta) => answerChat({ ...deps, context: { ...c.var.steps, signal } }, input, onDelta),
-        ));
+      return responsesStream(
+        c,
+        (emit, signal) =>
+          streamAnswer(emit, head, ({ onDelta, onRetrieved }) => {
+            const context = { ...c.var.steps, signal };
+            return answerChat(
+              { ...deps, context },
+              { ...input, retrieve: retrieveWith(context, onRetrieved) },
+              onDelta,
+            );
+          }),
+      );
     },
   );
 }

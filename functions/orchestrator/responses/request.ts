@@ -59,7 +59,6 @@ export const IGNORED_RESPONSES_PARAMETERS = [
   "background",
   "context_management",
   "image",
-  "include",
   "max_output_tokens",
   "max_tool_calls",
   "metadata",
@@ -117,6 +116,12 @@ export const responsesRequestSchema = z.strictObject({
   namespace: namespaceSchema,
   filter: metadataFilterSchema.optional(),
   text: responsesTextSchema.nullish(),
+  include: z.array(z.string({ error: "must be a string" }).max(200), {
+    error: "must be an array of strings",
+  }).max(20).nullish().meta({
+    description: '`"file_search_call.results"` puts the results in the `file_search_call` ' +
+      "item; other values name output sift does not produce and are accepted",
+  }),
   tools: toolsSchema,
   tool_choice: z.unknown().optional().meta({ description: '`"none"` lets `tools` through' }),
   ...ignored,

@@ -14,10 +14,19 @@ const citationSchema = z.object({
   end_index: z.number().int(),
 }).meta({ description: "Covers one `[n]` marker of the text" });
 
+const fileCitationSchema = z.object({
+  type: z.literal("file_citation"),
+  file_id: z.string(),
+  filename: z.string(),
+  index: z.number().int().meta({ description: "Where its `[n]` marker starts in the text" }),
+}).meta({ description: "With `file_search`: one per `[n]` marker, naming the file cited" });
+
+const annotationSchema = z.union([citationSchema, fileCitationSchema]);
+
 const outputTextSchema = z.object({
   type: z.literal("output_text"),
   text: z.string(),
-  annotations: z.array(citationSchema),
+  annotations: z.array(annotationSchema),
   logprobs: z.array(z.never()),
 });
 
@@ -28,6 +37,22 @@ const messageSchema = z.object({
   role: z.literal("assistant"),
   content: z.array(outputTextSchema),
 });
+
+const fileSearchCallSchema = z.object({
+  type: z.literal("file_search_call"),
+  id: z.string(),
+  status: z.enum(["in_progress", "completed"]),
+  queries: z.array(z.string()),
+  results: z.array(z.object({
+    file_id: z.string(),
+    filename: z.string(),
+    score: z.number(),
+    attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    text: z.string(),
+  })).nullable().meta({ description: 'With `include: ["file_search_call.results"]`' }),
+});
+
+const outputItemSchema = z.union([messageSchema, fileSearchCallSchema]);
 
 const usageSchema = z.object({
   input_tokens: z.number().int(),
@@ -51,14 +76,16 @@ export const responseSchema = z.object({
   instructions: z.null(),
   metadata: z.object({}),
   model: z.string(),
-  output: z.array(messageSchema),
+  output: z.array(outputItemSchema).meta({
+    description: "With `file_search`, its `file_search_call` first, then the message",
+  }),
   output_text: z.string().optional().meta({ description: "The message's text, once completed" }),
   parallel_tool_calls: z.boolean(),
   previous_response_id: z.null(),
   store: z.literal(false),
   temperature: z.null(),
-  tool_choice: z.literal("none"),
-  tools: z.array(z.never()),
+  tool_choice: z.enum(["none", "auto"]),
+  tools: z.array(z.looseObject({ type: z.literal("file_search") })),
   top_p: z.null(),
   truncation: z.literal("disabled"),
   usage: usageSchema.nullable(),
@@ -68,12 +95,21 @@ export const responseSchema = z.object({
   sift: siftSchema.optional(),
 });
 
+/** The message is output 0, or 1 after a `file_search_call`. */
+const outputIndex = z.number().int().min(0).max(1);
+
 const at = {
   sequence_number: z.number().int(),
   item_id: z.string(),
-  output_index: z.literal(0),
+  output_index: outputIndex,
   content_index: z.literal(0),
 };
+
+const fileSearchEvent = z.object({
+  sequence_number: z.number().int(),
+  item_id: z.string(),
+  output_index: z.literal(0),
+});
 
 /** Every event of the stream but its `type`, by that type (also the SSE `event:` name). */
 const EVENT_FIELDS = {
@@ -81,9 +117,12 @@ const EVENT_FIELDS = {
   "response.in_progress": z.object({ sequence_number: z.number().int(), response: responseSchema }),
   "response.output_item.added": z.object({
     sequence_number: z.number().int(),
-    output_index: z.literal(0),
-    item: messageSchema,
+    output_index: outputIndex,
+    item: outputItemSchema,
   }),
+  "response.file_search_call.in_progress": fileSearchEvent,
+  "response.file_search_call.searching": fileSearchEvent,
+  "response.file_search_call.completed": fileSearchEvent,
   "response.content_part.added": z.object({ ...at, part: outputTextSchema }),
   "response.output_text.delta": z.object({
     ...at,
@@ -93,14 +132,14 @@ const EVENT_FIELDS = {
   "response.output_text.annotation.added": z.object({
     ...at,
     annotation_index: z.number().int(),
-    annotation: citationSchema,
+    annotation: annotationSchema,
   }),
   "response.output_text.done": z.object({ ...at, text: z.string(), logprobs: z.array(z.never()) }),
   "response.content_part.done": z.object({ ...at, part: outputTextSchema }),
   "response.output_item.done": z.object({
     sequence_number: z.number().int(),
-    output_index: z.literal(0),
-    item: messageSchema,
+    output_index: outputIndex,
+    item: outputItemSchema,
   }),
   "response.completed": z.object({ sequence_number: z.number().int(), response: responseSchema }),
   error: z.object({
