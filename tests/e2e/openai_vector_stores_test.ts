@@ -85,6 +85,15 @@ Deno.test("openai-node's files: create, list, retrieve, content, delete; a non-d
       return true;
     },
   );
+  // A form part openai-node never sends is named, not dropped.
+  const form = new FormData();
+  form.append("purpose", "assistants");
+  form.append("expires_after", "3600");
+  form.append("file", new Blob(["hi"]), "a.txt");
+  await assert.rejects(
+    () => client.post("/files", { body: form }),
+    (error) => error instanceof OpenAI.BadRequestError && error.param === "expires_after",
+  );
   const small = await toFile(new Uint8Array([104, 105]), "a.txt");
   await assert.rejects(
     () => client.files.create({ file: small, purpose: "batch" }),
@@ -111,6 +120,14 @@ Deno.test("openai-node's vector stores: uploadAndPoll a PDF, attributes, filtere
     file: await toFile(new TextEncoder().encode(NOTE), "rrf.txt"),
     purpose: "assistants",
   });
+  const { data: short, response: polled } = await client.vectorStores.files.create(store.id, {
+    file_id: (await client.files.create({
+      file: await toFile(new TextEncoder().encode("A short note."), "short.txt"),
+      purpose: "assistants",
+    })).id,
+  }).withResponse();
+  assert.equal(polled.headers.get("openai-poll-after-ms"), "500");
+  await client.vectorStores.files.delete(short.id, { vector_store_id: store.id });
   const added = await client.vectorStores.files.createAndPoll(store.id, {
     file_id: note.id,
     attributes: { topic: "fusion", year: 2009 },

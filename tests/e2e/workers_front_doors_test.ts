@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import OpenAI from "openai";
+import OpenAI, { toFile } from "openai";
 import { Webhook } from "standardwebhooks";
 import { configsWithVars } from "../../scripts/wrangler-vars.ts";
 import { WORKER_CONFIGS } from "../../scripts/workers.ts";
@@ -193,6 +193,31 @@ Deno.test("under workerd: jobs and evaluations on Queues, signed pushes, OpenAI-
         const object = JSON.parse(structured.choices[0]!.message.content!);
         assert.match(object.answer, /\[\d+\]/);
         assert.ok(Array.isArray(object.points) && object.points.length > 0);
+
+        // Files and vector stores: the orchestrator Worker reads the upload, the embed Worker
+        // parses it over its binding, records and chunks live in the Durable Object's index.
+        const store = await client.vectorStores.create({ name: "workerd" });
+        const note = new TextEncoder().encode(
+          "Reciprocal rank fusion sums 1 / (k + rank) over the rankings, with k = 60.",
+        );
+        const added = await client.vectorStores.files.uploadAndPoll(
+          store.id,
+          await toFile(note, "rrf.txt"),
+          { pollIntervalMs: 100 },
+        );
+        assert.equal(added.status, "completed");
+        const found = await client.vectorStores.search(store.id, {
+          query: "reciprocal rank fusion",
+        });
+        assert.equal(found.data[0]?.file_id, added.id);
+        const searched = await client.responses.create({
+          model: "sift-none",
+          input: "What does reciprocal rank fusion sum?",
+          tools: [{ type: "file_search", vector_store_ids: [store.id] }],
+          include: ["file_search_call.results"],
+        });
+        assert.equal(searched.output[0]?.type, "file_search_call");
+        assert.match(searched.output_text, /k \+ rank/);
       });
     const evalOk = chatOk && await t.step("an evaluation runs in slices on the queue", async () => {
       const started = await post(running, "/v1/evaluations", {
