@@ -118,6 +118,8 @@ try {
   }
 } catch (error) {
   if (!(error instanceof Deno.errors.AddrInUse)) throw error;
-  console.error(`sift ${name} cannot start: port ${config.port} is already in use (set PORT to another)`);
+  console.error(
+    `sift ${name} cannot start: port ${config.port} is already in use (set PORT to another)`,
+  );
   Deno.exit(1);
 }

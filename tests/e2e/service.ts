@@ -106,7 +106,9 @@ async function startOnce(
   while (true) {
     if (exited) {
       await drained;
-      if (/AddrInUse|address already in use|port \d+ is already in use/i.test(output())) throw new PortTakenError(output());
+      if (/AddrInUse|address already in use|port \d+ is already in use/i.test(output())) {
+        throw new PortTakenError(output());
+      }
       throw new Error(`sift exited before it served:\n${output()}`);
     }
     try {

@@ -139,10 +139,10 @@ export class PostgresIndex implements VectorIndex {
   }
 
   /**
-   * One transaction: the namespace's row is locked first (writers of one
-   * namespace take turns, so term rows never deadlock), the documents'
-   * chunks and any chunk with a written id go, the new chunks come in, and
-   * the BM25 statistics move by the difference. Resolves once committed.
+   * One transaction (write.ts): the documents written are locked (writers of
+   * other documents go on meanwhile), the documents' chunks and any chunk
+   * with a written id go, the new chunks come in, and the BM25 statistics
+   * move by the difference. Resolves once committed.
    */
   async replaceDocuments(
     docIds: string[],
