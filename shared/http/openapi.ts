@@ -30,7 +30,7 @@ export type RouteDoc = {
   description?: string;
   /** The JSON body: the same schema the handler validates with. */
   body?: z.ZodType;
-  /** A `multipart/form-data` alternative to the JSON body, as JSON Schema (file uploads). */
+  /** A `multipart/form-data` body, as JSON Schema (file uploads): beside `body`, or alone. */
   form?: Record<string, unknown>;
   /** Query parameters, each property one parameter. */
   query?: z.ZodObject;
@@ -103,7 +103,7 @@ const ERROR_REF = "#/components/responses/Error";
 
 function errorResponses(route: RouteDoc) {
   const statuses = new Set<keyof typeof ERRORS>([403, 500, ...(route.errors ?? [])]);
-  if (route.body) statuses.add(400).add(413).add(415);
+  if (route.body || route.form) statuses.add(400).add(413).add(415);
   if (!route.open) statuses.add(401).add(429);
   return Object.fromEntries(
     [...statuses].sort((a, b) => a - b).map((status) => [
@@ -151,12 +151,12 @@ export function describe(route: RouteDoc): MiddlewareHandler {
     tags: [route.tag],
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
-    ...(route.body
+    ...(route.body || route.form
       ? {
         requestBody: {
           required: true,
           content: {
-            ...jsonContent(route.body),
+            ...(route.body ? jsonContent(route.body) : {}),
             ...(route.form ? { "multipart/form-data": { schema: route.form } } : {}),
           },
         },

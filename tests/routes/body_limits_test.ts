@@ -30,12 +30,13 @@ const ENV = { ...EMPTY_ENV, INGEST_WEBHOOK_SECRET: SECRET, WEBHOOK_SECRET: SECRE
 Deno.test("every POST route refuses a body declared one byte over the limits page's limit, and not at it", async () => {
   const { app } = testApp(ENV);
   const document = await (await app.request("/openapi.json", {}, ENV)).json() as {
-    paths: Record<string, { post?: { requestBody?: unknown } }>;
+    paths: Record<string, { post?: { requestBody?: { content: Record<string, unknown> } } }>;
   };
   const { byRoute, otherwise } = statedBodyLimits();
   assert.ok(byRoute.size >= 10, "the limits page lists the routes with larger limits");
+  // Routes that take JSON (an upload-only route's limit is its file's: FILE_MAX_BYTES).
   const routes = Object.entries(document.paths)
-    .filter(([, operations]) => operations.post?.requestBody)
+    .filter(([, operations]) => operations.post?.requestBody?.content["application/json"])
     .map(([path]) => path);
   for (const route of byRoute.keys()) assert.ok(routes.includes(route), `${route} is not a route`);
   for (const route of routes) {
@@ -107,4 +108,26 @@ Deno.test("/v2/rerank and /v1/rerank answer 400 naming a document over 100,000 c
     documents: ["x".repeat(LIMITS.rerankDocumentChars)],
   });
   assert.equal(atLimit.status, 200);
+});
+
+Deno.test("POST /v1/files refuses an upload declared over FILE_MAX_BYTES and 64 KiB, before reading it", async () => {
+  const { app } = testApp(ENV);
+  const send = (declared: number) =>
+    app.request("/v1/files", {
+      method: "POST",
+      headers: {
+        "content-type": "multipart/form-data; boundary=x",
+        "content-length": String(declared),
+      },
+      body: "--x--\r\n",
+    }, { ...ENV, FILE_MAX_BYTES: "1000" });
+  const over = await send(1000 + 64 * 1024 + 1);
+  assert.equal(over.status, 413);
+  assert.equal(
+    ((await over.json()) as { error: { type: string } }).error.type,
+    "invalid_request_error",
+  );
+  const at = await send(1000 + 64 * 1024);
+  assert.notEqual(at.status, 413);
+  await at.body?.cancel();
 });

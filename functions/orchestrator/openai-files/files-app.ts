@@ -22,16 +22,17 @@ import { deletedSchema, listPageSchema } from "./shapes.ts";
 /** Room for the form's own bytes (boundary, part headers, `purpose`) beside the file. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
-const fileFormSchema = z.object({
-  file: z.string().meta({ description: "The file (binary): PDF, DOCX, HTML, Markdown or text" }),
-  purpose: z.enum(FILE_PURPOSES),
-}).meta({ description: "Sent as multipart/form-data (as openai's files.create does)" });
-
+/** The upload, as openai's `files.create` sends it: multipart only. */
 const FILE_FORM = {
   type: "object",
   required: ["file", "purpose"],
+  additionalProperties: false,
   properties: {
-    file: { type: "string", format: "binary" },
+    file: {
+      type: "string",
+      format: "binary",
+      description: "The file: PDF, DOCX, HTML, Markdown or text",
+    },
     purpose: { type: "string", enum: [...FILE_PURPOSES] },
   },
 };
@@ -83,7 +84,6 @@ export function mountFiles(app: Hono<AppEnv>): void {
         "`user_data`): parsed with the same parsers and limits as `/v1/documents` (what is " +
         "not a document is refused, naming why), then kept as a document of the tenant's " +
         "`openai-files` namespace. Answers OpenAI's file object, `id` `file-…`.",
-      body: fileFormSchema,
       form: FILE_FORM,
       responses: { 200: json("The file", fileObjectSchema) },
       errors: [502],
