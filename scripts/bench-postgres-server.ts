@@ -1,12 +1,14 @@
 /**
  * `deno task bench:postgres --url postgres://…`: any Postgres with pgvector
  * beside the embedded index, in one run. Per size: ingest chunks/s (batches of
- * 500 through each index's own `upsert`; the embedded index writes its log to
- * a temporary directory, as `deno task start` does) and p50/p95 of in-process
- * `query()` calls per mode over ARAGOG's questions. Both get the same chunks:
- * ARAGOG's, with the offline model's vectors, copied with jitter up to each
- * size. It writes under its own tenant (`sift-bench`) and deletes what it
- * wrote at the end, unless `--keep`.
+ * 500 through each index's own `upsert`, `--writers` of them at once, as
+ * concurrent requests would send them; the embedded index writes its log to
+ * a temporary directory, as `deno task start` does), p50/p95 of in-process
+ * `query()` calls per mode over ARAGOG's questions, and Postgres's top-10
+ * overlap with the embedded index per mode (exact BM25; dense near-exact).
+ * Both get the same chunks: ARAGOG's, with the offline model's vectors,
+ * copied with jitter up to each size. It writes under its own tenant
+ * (`sift-bench`) and deletes what it wrote at the end, unless `--keep`.
  */
 import { FileIndexLog } from "../lib/vector-index/deno/file-index-log.ts";
 import { mulberry32 } from "../shared/random.ts";
