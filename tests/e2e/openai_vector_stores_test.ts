@@ -294,3 +294,23 @@ Deno.test("openai-node's responses.create with file_search answers from the stor
     assertNotFound(new RegExp(store.id)),
   );
 });
+
+Deno.test("openai-node's vectorStores.create with file_ids adds them, and a missing one leaves no store behind", async () => {
+  await using sift = serveSift();
+  const client = sift.client(KEYS.acme);
+  const note = await client.files.create({
+    file: await toFile(new TextEncoder().encode(NOTE), "rrf.txt"),
+    purpose: "assistants",
+  });
+  const store = await client.vectorStores.create({ name: "at once", file_ids: [note.id] });
+  assert.equal(store.file_counts.completed, 1);
+  assert.deepEqual(
+    (await client.vectorStores.files.list(store.id)).data.map((file) => file.id),
+    [note.id],
+  );
+  await assert.rejects(
+    () => client.vectorStores.create({ name: "broken", file_ids: [note.id, "file-missing"] }),
+    assertNotFound(/No such file: file-missing/),
+  );
+  assert.deepEqual((await client.vectorStores.list()).data.map((entry) => entry.id), [store.id]);
+});

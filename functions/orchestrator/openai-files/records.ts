@@ -45,7 +45,13 @@ export class RecordStore<T> {
     });
     const stored = document?.data[0]?.metadata.record;
     if (typeof stored !== "string") return undefined;
-    const parsed = this.schema.safeParse(JSON.parse(stored));
+    let value: unknown;
+    try {
+      value = JSON.parse(stored);
+    } catch {
+      return undefined; // Not a record of ours: a document someone wrote into the namespace.
+    }
+    const parsed = this.schema.safeParse(value);
     return parsed.success ? parsed.data : undefined;
   }
 

@@ -18,6 +18,7 @@ import {
   updateStoreSchema,
 } from "./vector-stores.ts";
 import { addFileToStore, deleteStore } from "./store-files.ts";
+import { fileRecordOf } from "./files.ts";
 import { mountStoreFiles } from "./store-files-app.ts";
 
 const listStoresQuery = z.strictObject(listQueryFields);
@@ -55,6 +56,8 @@ export function mountVectorStores(app: Hono<AppEnv>): void {
     }),
     async (c) => {
       const body = await readOpenAIJson(c, createStoreSchema);
+      // Every file found first: a missing one is a 404 before any store exists.
+      for (const fileId of body.file_ids ?? []) await fileRecordOf(c.var.steps, fileId);
       const { id, record } = await createStore(c.var.steps, body);
       for (const fileId of body.file_ids ?? []) {
         await addFileToStore(c.var.steps, id, { file_id: fileId });
