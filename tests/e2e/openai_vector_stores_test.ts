@@ -8,6 +8,8 @@
  */
 import assert from "node:assert/strict";
 import OpenAI, { toFile } from "openai";
+import { createOpenAI } from "@ai-sdk/openai";
+import { generateText, streamText } from "ai";
 import { createSiftApp } from "../../app.ts";
 import { fixture } from "../helpers/documents.ts";
 
@@ -20,9 +22,9 @@ function serveSift() {
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     (request) => app.fetch(request, env),
   );
-  const client = (key: string) =>
-    new OpenAI({ baseURL: `http://127.0.0.1:${server.addr.port}/v1`, apiKey: key, maxRetries: 0 });
-  return { client, [Symbol.asyncDispose]: () => server.shutdown() };
+  const baseURL = `http://127.0.0.1:${server.addr.port}/v1`;
+  const client = (key: string) => new OpenAI({ baseURL, apiKey: key, maxRetries: 0 });
+  return { baseURL, client, [Symbol.asyncDispose]: () => server.shutdown() };
 }
 
 const NOTE = "Reciprocal rank fusion scores a document by the sum of 1 / (k + rank) over the " +
@@ -313,4 +315,45 @@ Deno.test("openai-node's vectorStores.create with file_ids adds them, and a miss
     assertNotFound(/No such file: file-missing/),
   );
   assert.deepEqual((await client.vectorStores.list()).data.map((entry) => entry.id), [store.id]);
+});
+
+Deno.test("the AI SDK's openai.tools.fileSearch gets the call, its result and the file as a source, plain and streamed", async () => {
+  await using sift = serveSift();
+  const store = await sift.client(KEYS.acme).vectorStores.create({ name: "notes" });
+  const note = await sift.client(KEYS.acme).vectorStores.files.uploadAndPoll(
+    store.id,
+    await toFile(new TextEncoder().encode(NOTE), "rrf.txt"),
+  );
+  const openai = createOpenAI({ baseURL: sift.baseURL, apiKey: KEYS.acme });
+  const ask = {
+    model: openai("sift-none"),
+    prompt: "What does reciprocal rank fusion sum over the rankings?",
+    tools: {
+      file_search: openai.tools.fileSearch({ vectorStoreIds: [store.id], maxNumResults: 5 }),
+    },
+    maxRetries: 0,
+  };
+  const result = await generateText(ask);
+  assert.deepEqual(result.content.map((part) => part.type), [
+    "tool-call",
+    "tool-result",
+    "text",
+    "source",
+  ]);
+  assert.match(result.text, /k \+ rank\) .*\[1\]/);
+  const [source] = result.sources;
+  assert.equal(source?.sourceType, "document");
+  assert.equal(source.sourceType === "document" && source.filename, "rrf.txt");
+  assert.equal(
+    (source.providerMetadata?.openai as { fileId?: string } | undefined)?.fileId,
+    note.id,
+  );
+  const [call] = result.toolResults;
+  assert.equal(call?.toolName, "file_search");
+
+  const streamed = streamText(ask);
+  let text = "";
+  for await (const delta of streamed.textStream) text += delta;
+  assert.equal(text, result.text);
+  assert.equal((await streamed.sources).length, result.sources.length);
 });
