@@ -357,3 +357,62 @@ Deno.test("the AI SDK's openai.tools.fileSearch gets the call, its result and th
   assert.equal(text, result.text);
   assert.equal((await streamed.sources).length, result.sources.length);
 });
+
+Deno.test("openai-node's fileBatches: uploadAndPoll, createAndPoll with per-file attributes, listFiles; no cancel; a store file's content", async () => {
+  await using sift = serveSift();
+  const client = sift.client(KEYS.acme);
+  const store = await client.vectorStores.create({ name: "batches" });
+  const uploaded = await client.vectorStores.fileBatches.uploadAndPoll(store.id, {
+    files: [
+      await toFile(new TextEncoder().encode(NOTE), "rrf.txt"),
+      await toFile(await fixture("paper.pdf"), "paper.pdf"),
+    ],
+  }, { pollIntervalMs: 50 });
+  assert.match(uploaded.id, /^vsfb_[0-9a-f]{24}$/);
+  assert.equal(uploaded.status, "completed");
+  assert.deepEqual(uploaded.file_counts, {
+    in_progress: 0,
+    completed: 2,
+    failed: 0,
+    cancelled: 0,
+    total: 2,
+  });
+  const listed = await client.vectorStores.fileBatches.listFiles(uploaded.id, {
+    vector_store_id: store.id,
+  });
+  assert.equal(listed.data.length, 2);
+
+  const note = await client.files.create({
+    file: await toFile(new TextEncoder().encode("Tides turn twice a day."), "tides.txt"),
+    purpose: "assistants",
+  });
+  const batch = await client.vectorStores.fileBatches.createAndPoll(store.id, {
+    files: [{ file_id: note.id, attributes: { topic: "tides" } }],
+  });
+  assert.equal(
+    (await client.vectorStores.fileBatches.retrieve(batch.id, { vector_store_id: store.id }))
+      .file_counts.completed,
+    1,
+  );
+  const tides = await client.vectorStores.search(store.id, {
+    query: "tides",
+    filters: { type: "eq", key: "topic", value: "tides" },
+  });
+  assert.deepEqual(tides.data.map((result) => result.file_id), [note.id]);
+  await assert.rejects(
+    () => client.vectorStores.fileBatches.cancel(batch.id, { vector_store_id: store.id }),
+    assertNotFound(/No route for POST .*\/cancel/),
+  );
+  await assert.rejects(
+    () => client.vectorStores.fileBatches.create(store.id, { file_ids: [note.id, "file-nope"] }),
+    assertNotFound(/No such file: file-nope/),
+  );
+
+  const chunks = [];
+  for await (
+    const part of client.vectorStores.files.content(note.id, { vector_store_id: store.id })
+  ) {
+    chunks.push(part);
+  }
+  assert.deepEqual(chunks, [{ type: "text", text: "Tides turn twice a day." }]);
+});

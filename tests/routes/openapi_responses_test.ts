@@ -392,6 +392,19 @@ Deno.test("every documented JSON and event-stream reply matches its schema", asy
     `${storePath}/search`,
   );
   await post("/v1/vector_stores/vs_missing/search", { query: QUERY }, 404, `${storePath}/search`);
+  await get(`/v1/vector_stores/${store.id}/files/${file.id}/content`, `${storeFile}/content`);
+  const batchPath = `${storePath}/file_batches`;
+  const batch = await post(
+    `/v1/vector_stores/${store.id}/file_batches`,
+    { files: [{ file_id: file.id, attributes: { year: 2010 } }] },
+    200,
+    batchPath,
+  ) as { id: string };
+  await get(`/v1/vector_stores/${store.id}/file_batches/${batch.id}`, `${batchPath}/{batch_id}`);
+  await get(
+    `/v1/vector_stores/${store.id}/file_batches/${batch.id}/files`,
+    `${batchPath}/{batch_id}/files`,
+  );
   const fileSearch = {
     model: "sift-none",
     input: QUERY,

@@ -12,6 +12,7 @@ import {
   listStoreFiles,
   removeFileFromStore,
   retrieveStoreFile,
+  storeFileContent,
   storeFileListQuery,
   updateStoreFile,
   updateStoreFileSchema,
@@ -23,6 +24,13 @@ import { readOpenAIJson } from "./read-body.ts";
 const POLL_AFTER_MS = "500";
 
 const listQuery = z.strictObject({ ...listQueryFields, ...storeFileListQuery });
+
+const contentPageSchema = z.object({
+  object: z.literal("vector_store.file_content.page"),
+  data: z.array(z.object({ type: z.literal("text"), text: z.string() })),
+  has_more: z.literal(false),
+  next_page: z.null(),
+});
 const params = {
   vector_store_id: "The store's id, `vs_…`",
   file_id: "The file's id, `file-…`",
@@ -99,6 +107,21 @@ export function mountStoreFiles(app: Hono<AppEnv>): void {
       c.header("openai-poll-after-ms", POLL_AFTER_MS);
       return c.json(file);
     },
+  );
+
+  app.get(
+    "/v1/vector_stores/:vector_store_id/files/:file_id/content",
+    describeFile("A store file's chunks", {
+      responses: { 200: json("Its chunks' text, in order", contentPageSchema) },
+    }),
+    async (c) =>
+      c.json(
+        await storeFileContent(
+          c.var.steps,
+          c.req.param("vector_store_id"),
+          c.req.param("file_id"),
+        ),
+      ),
   );
 
   app.post(

@@ -4,13 +4,14 @@ import { callStep, StepError } from "../../../shared/steps/call.ts";
 import { resolveStep, type StepContext } from "../../../shared/steps/transport.ts";
 import { attributeFields, attributesSchema } from "./attributes.ts";
 import { fileContent, fileRecordOf } from "./files.ts";
+import { readDocumentStep } from "../document-steps.ts";
 import { FILE_ID } from "./ids.ts";
 import { listBody, type ListQuery, pageOfIds } from "./list-page.ts";
 import { asCallerError } from "./step-refusal.ts";
 import { STORE_FILE_STATUSES, storeFileObject, type StoreFileRecord } from "./store-object.ts";
 import { storeFileRecords, storeRecordOf, storeRecords } from "./vector-stores.ts";
 
-const chunkingStrategySchema = z.discriminatedUnion("type", [
+export const chunkingStrategySchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("auto") }),
   z.strictObject({
     type: z.literal("static"),
@@ -145,12 +146,12 @@ export async function listStoreFiles(
   context: StepContext,
   storeId: string,
   query: ListQuery & { filter?: StoreFileRecord["status"] | undefined },
+  only?: ReadonlySet<string>,
 ) {
   await storeRecordOf(context, storeId);
   const records = storeFileRecords(context, storeId);
-  const all = await Promise.all(
-    (await records.ids()).map(async (id) => ({ id, record: await records.get(id) })),
-  );
+  const wanted = (await records.ids()).filter((id) => !only || only.has(id));
+  const all = await Promise.all(wanted.map(async (id) => ({ id, record: await records.get(id) })));
   const kept = all.filter(({ record }) =>
     record && (!query.filter || record.status === query.filter)
   );
@@ -189,4 +190,19 @@ export async function deleteStore(context: StepContext, storeId: string) {
   }
   await storeRecords(context).delete(storeId);
   return { id: storeId, object: "vector_store.deleted" as const, deleted: true as const };
+}
+
+/** The store file's chunks, as OpenAI's content page: each chunk's text, in order. */
+export async function storeFileContent(context: StepContext, storeId: string, fileId: string) {
+  await storeFileRecordOf(context, storeId, fileId);
+  const document = await readDocumentStep(resolveStep("EMBED", context), context, {
+    namespace: storeId,
+    id: fileId,
+  });
+  return {
+    object: "vector_store.file_content.page" as const,
+    data: (document?.data ?? []).map((chunk) => ({ type: "text" as const, text: chunk.text })),
+    has_more: false,
+    next_page: null,
+  };
 }

@@ -20,6 +20,7 @@ import {
 import { addFileToStore, deleteStore } from "./store-files.ts";
 import { fileRecordOf } from "./files.ts";
 import { mountStoreFiles } from "./store-files-app.ts";
+import { mountFileBatches } from "./file-batches-app.ts";
 
 const listStoresQuery = z.strictObject(listQueryFields);
 const storeParam = { vector_store_id: "The store's id, `vs_…`: also the namespace of its chunks" };
@@ -132,4 +133,5 @@ export function mountVectorStores(app: Hono<AppEnv>): void {
   );
 
   mountStoreFiles(app);
+  mountFileBatches(app);
 }
