@@ -10,8 +10,8 @@ import { freePort } from "./service.ts";
 const ROOT = new URL("../../", import.meta.url).pathname;
 const tasks = z.object({ tasks: z.record(z.string(), z.string()) })
   .parse(JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`))).tasks;
-/** Deno's own commands: `deno test --help` is Deno's help, and `ok` runs fmt, lint and the suite. */
-const DENO_OWN = new Set(["test", "ok"]);
+/** Deno's own command: `deno test --help` is Deno's help. */
+const DENO_OWN = new Set(["test"]);
 /** `-h` is the same code path as `--help` (wantsHelp()): a few tasks show it, to keep this short. */
 const SHORT_TOO = new Set(["start", "dev", "ask", "offline-model", "workers:dev"]);
 
