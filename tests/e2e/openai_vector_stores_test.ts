@@ -260,6 +260,20 @@ Deno.test("openai-node's responses.create with file_search answers from the stor
     assert.equal(citation.filename, "rrf.txt");
     assert.match(plain.output_text.slice(citation.index), /^\[\d+/);
   }
+  // hybrid_search weighs the two rankings: keyword only, the note is first and scores 1.
+  const keyword = await client.responses.create({
+    ...ask,
+    tools: [{
+      type: "file_search",
+      vector_store_ids: [store.id],
+      ranking_options: { hybrid_search: { embedding_weight: 0, text_weight: 1 } },
+    }],
+    include: ["file_search_call.results"],
+  });
+  const keywordCall = keyword.output[0] as OpenAI.Responses.ResponseFileSearchToolCall;
+  assert.equal(keywordCall.results?.[0]?.file_id, note.id);
+  assert.equal(keywordCall.results?.[0]?.score, 1);
+  assert.ok(keywordCall.results!.every((result) => result.score! >= 0 && result.score! <= 1));
   const withoutResults = await client.responses.create(ask);
   assert.equal((withoutResults.output[0] as { results: unknown }).results, null);
 

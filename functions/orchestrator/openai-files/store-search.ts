@@ -4,6 +4,7 @@ import { querySchema } from "../../../shared/schemas.ts";
 import { callStep } from "../../../shared/steps/call.ts";
 import { resolveStep, type StepContext } from "../../../shared/steps/transport.ts";
 import type { MetadataFilter, SearchHit } from "../../../shared/vector/port.ts";
+import { DEFAULT_RRF_K, reciprocalRankFusion } from "../../../shared/search/rrf.ts";
 import { attributesOf } from "./attributes.ts";
 import { filterSchema, siftFilters } from "./filters.ts";
 import { storeRecordOf } from "./vector-stores.ts";
@@ -60,36 +61,81 @@ function scaled(score: number): number {
   return Math.min(1, Math.max(0, score / BEST_HYBRID_SCORE));
 }
 
-async function searchOnce(
+/** Weights of the dense and keyword rankings (`file_search`'s `ranking_options.hybrid_search`). */
+export type HybridWeights = { embedding_weight: number; text_weight: number };
+
+async function searchMode(
   context: StepContext,
   storeId: string,
   query: string,
   filter: MetadataFilter,
   topK: number,
+  mode: "hybrid" | "dense" | "sparse",
 ): Promise<SearchHit[]> {
   const reply = await callStep(resolveStep("FUSE", context), "/v1/search", {
     query,
     top_k: topK,
-    mode: "hybrid",
+    mode,
     namespace: storeId,
     ...(Object.keys(filter).length ? { filter } : {}),
   }, { schema: searchReplySchema, context, timeoutMs: context.config.steps.timeoutMs });
   return reply.results as SearchHit[];
 }
 
+/**
+ * One query under one filter, scored on [0, 1]: sift's hybrid search (RRF of
+ * its dense and keyword rankings, equal weights), or with `weights` the two
+ * rankings fused here by RRF with those weights; either way the score is the
+ * RRF sum over the most it can be (first in both rankings).
+ */
+async function searchOnce(
+  context: StepContext,
+  storeId: string,
+  query: string,
+  filter: MetadataFilter,
+  topK: number,
+  weights: HybridWeights | undefined,
+): Promise<SearchHit[]> {
+  if (!weights) {
+    const hits = await searchMode(context, storeId, query, filter, topK, "hybrid");
+    return hits.map((hit) => ({ ...hit, score: scaled(hit.score) }));
+  }
+  const [dense, sparse] = await Promise.all(
+    (["dense", "sparse"] as const).map((mode) =>
+      searchMode(context, storeId, query, filter, topK, mode)
+    ),
+  );
+  const byId = new Map([...dense!, ...sparse!].map((hit) => [hit.id, hit]));
+  const total = weights.embedding_weight + weights.text_weight;
+  const fused = reciprocalRankFusion(
+    [dense!.map((hit) => hit.id), sparse!.map((hit) => hit.id)],
+    { weights: [weights.embedding_weight, weights.text_weight] },
+  );
+  const best = total / (DEFAULT_RRF_K + 1);
+  return fused.slice(0, topK).map((item) => ({
+    ...byId.get(item.id)!,
+    score: best > 0 ? Math.min(1, item.rrf_score / best) : 0,
+  }));
+}
+
 /** Each query under each AND-group of the filter, merged: a chunk keeps its best score. */
-async function retrieve(context: StepContext, storeId: string, search: StoreSearch, topK: number) {
+async function retrieve(
+  context: StepContext,
+  storeId: string,
+  search: StoreSearch,
+  topK: number,
+  weights: HybridWeights | undefined,
+) {
   const queries = queriesOf(search);
   const groups = siftFilters(search.filters ?? undefined);
   const runs = await Promise.all(
     queries.flatMap((query) =>
-      groups.map((filter) => searchOnce(context, storeId, query, filter, topK))
+      groups.map((filter) => searchOnce(context, storeId, query, filter, topK, weights))
     ),
   );
   const best = new Map<string, SearchHit>();
   for (const hit of runs.flat()) {
-    const scored = { ...hit, score: scaled(hit.score) };
-    if ((best.get(hit.id)?.score ?? -1) < scored.score) best.set(hit.id, scored);
+    if ((best.get(hit.id)?.score ?? -1) < hit.score) best.set(hit.id, hit);
   }
   return [...best.values()].sort((a, b) => b.score - a.score).slice(0, topK);
 }
@@ -118,6 +164,7 @@ export async function searchStoreHits(
   context: StepContext,
   storeId: string,
   search: StoreSearch,
+  weights?: HybridWeights,
 ): Promise<SearchHit[]> {
   await storeRecordOf(context, storeId);
   if (search.rewrite_query) {
@@ -131,12 +178,8 @@ export async function searchStoreHits(
   const siftRanker = ranker?.startsWith("sift-") ? ranker : undefined;
   const wanted = search.max_num_results;
   // A reranker gets more candidates than it keeps: what retrieval ranks low it may lift.
-  let hits = await retrieve(
-    context,
-    storeId,
-    search,
-    siftRanker ? Math.min(50, wanted * 2) : wanted,
-  );
+  const candidates = siftRanker ? Math.min(50, wanted * 2) : wanted;
+  let hits = await retrieve(context, storeId, search, candidates, weights);
   if (siftRanker) hits = await rerank(context, siftRanker, queriesOf(search).join("\n"), hits);
   const threshold = search.ranking_options?.score_threshold ?? 0;
   return hits.filter((hit) => hit.score >= threshold).slice(0, wanted);

@@ -11,7 +11,7 @@ import { storeRecordOf } from "../openai-files/vector-stores.ts";
 /** What `file_search` answers from unless `max_num_results` says otherwise. */
 const DEFAULT_RESULTS = 10;
 
-/** The Responses API's `file_search` tool, as OpenAI documents it (hybrid_search is not served). */
+/** The Responses API's `file_search` tool, as OpenAI documents it. */
 export const fileSearchToolSchema = z.strictObject({
   type: z.literal("file_search"),
   vector_store_ids: z.array(z.string().max(100), { error: "must be an array of store ids" })
@@ -23,6 +23,14 @@ export const fileSearchToolSchema = z.strictObject({
   ranking_options: z.strictObject({
     ranker: z.enum(["auto", "default-2024-11-15", "none", ...SIFT_RANKERS]).optional(),
     score_threshold: z.number().min(0).max(1).optional(),
+    hybrid_search: z.strictObject({
+      embedding_weight: z.number().min(0, { error: "must be at least 0" }).max(100),
+      text_weight: z.number().min(0, { error: "must be at least 0" }).max(100),
+    }).refine((weights) => weights.embedding_weight + weights.text_weight > 0, {
+      error: "embedding_weight and text_weight must not both be 0",
+    }).optional().meta({
+      description: "RRF weights of the dense and keyword rankings (sift's default: equal)",
+    }),
   }).optional(),
 });
 
@@ -52,14 +60,15 @@ export async function fileSearchHits(
   query: string,
 ): Promise<SearchHit[]> {
   const wanted = tool.max_num_results ?? DEFAULT_RESULTS;
+  const { hybrid_search: weights, ...ranking } = tool.ranking_options ?? {};
   const search = {
     query,
     filters: tool.filters,
     max_num_results: wanted,
-    ranking_options: tool.ranking_options,
+    ranking_options: ranking,
   };
   const perStore = await Promise.all(
-    tool.vector_store_ids.map((id) => searchStoreHits(context, id, search)),
+    tool.vector_store_ids.map((id) => searchStoreHits(context, id, search, weights)),
   );
   return perStore.flat().sort((a, b) => b.score - a.score).slice(0, wanted);
 }
