@@ -36,10 +36,11 @@ export const RUN_ELSEWHERE: Record<string, Elsewhere> = {
     why:
       "writes the system's nginx config; the test runs nginx on the same file from a temp prefix",
   },
-  "sudo nginx -t && sudo systemctl reload nginx": {
-    test: "tests/e2e/nginx_proxy_test.ts",
-    evidence: "startNginx",
-    why: "reloads the system's nginx; the test starts its own nginx on the same file",
+  "sudo nginx -t && sudo nginx -s reload": {
+    test: "tests/e2e/nginx_default_site_test.ts",
+    evidence: '"-t"',
+    why: "reloads the system's nginx; the test runs nginx -t on the same file beside Debian's " +
+      "default site, then starts its own nginx on both",
   },
   "TRUSTED_PROXIES=127.0.0.1,::1 deno task start": {
     test: "tests/e2e/nginx_proxy_test.ts",

@@ -5,6 +5,7 @@
  * with only its ports (and, when asked, its timeouts) changed.
  */
 import { captureOutput, freePort } from "../e2e/service.ts";
+import { RawConnection } from "./raw_http.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -44,14 +45,57 @@ export type RunningNginx = {
 };
 
 /**
+ * Debian's default site (`/etc/nginx/sites-enabled/default`), or, where that
+ * file is absent, the lines of it that matter here: port 80's
+ * `default_server` for every other name (`_`), answering 404.
+ */
+export function debianDefaultSite(): string {
+  try {
+    return Deno.readTextFileSync("/etc/nginx/sites-enabled/default");
+  } catch {
+    return [
+      "server {",
+      "  listen 80 default_server;",
+      "  listen [::]:80 default_server;",
+      "  root /var/www/html;",
+      "  server_name _;",
+      "  location / { try_files $uri $uri/ =404; }",
+      "}",
+    ].join("\n");
+  }
+}
+
+/** The http block of a test's nginx.conf: every path under `prefix`, then `sites`. */
+export function nginxConf(prefix: string, sites: string[]): string {
+  return [
+    "pid nginx.pid;",
+    `error_log ${prefix}/error.log info;`,
+    "worker_processes 1;",
+    "events { worker_connections 256; }",
+    "http {",
+    `  access_log ${prefix}/access.log;`,
+    `  client_body_temp_path ${prefix}/client_body;`,
+    `  proxy_temp_path ${prefix}/proxy;`,
+    `  fastcgi_temp_path ${prefix}/fastcgi;`,
+    `  uwsgi_temp_path ${prefix}/uwsgi;`,
+    `  scgi_temp_path ${prefix}/scgi;`,
+    ...sites.map((site) => `  include ${site};`),
+    "}",
+  ].join("\n");
+}
+
+/**
  * Starts nginx on `deploy/nginx/sift.conf` in front of `upstreamPort`; resolves
  * once it answers. `replace` swaps whole directive values for the test (e.g.
- * a shorter `client_header_timeout`).
+ * a shorter `client_header_timeout`). With `options.beside`, that site (e.g.
+ * Debian's default) listens on the same port, and readiness is asked for as
+ * `options.host`.
  */
 export async function startNginx(
   nginx: string,
   upstreamPort: number,
   replace: Record<string, string> = {},
+  options: { beside?: string; host?: string } = {},
 ): Promise<RunningNginx> {
   const prefix = await Deno.makeTempDir({ prefix: "sift-nginx-" });
   const port = freePort();
@@ -66,25 +110,16 @@ export async function startNginx(
     site = site.replace(pattern, `$1 ${value};`);
   }
   await Deno.writeTextFile(`${prefix}/sift.conf`, site);
-  // The test's own shell around the site file: one process, every path under the prefix.
-  await Deno.writeTextFile(
-    `${prefix}/nginx.conf`,
-    [
-      "pid nginx.pid;",
-      `error_log ${prefix}/error.log info;`,
-      "worker_processes 1;",
-      "events { worker_connections 256; }",
-      "http {",
-      `  access_log ${prefix}/access.log;`,
-      `  client_body_temp_path ${prefix}/client_body;`,
-      `  proxy_temp_path ${prefix}/proxy;`,
-      `  fastcgi_temp_path ${prefix}/fastcgi;`,
-      `  uwsgi_temp_path ${prefix}/uwsgi;`,
-      `  scgi_temp_path ${prefix}/scgi;`,
-      `  include ${prefix}/sift.conf;`,
-      "}",
-    ].join("\n"),
-  );
+  const sites = [`${prefix}/sift.conf`];
+  if (options.beside) {
+    const beside = options.beside
+      .replace(/\n\s*listen \[::\]:80[^;]*;/g, "")
+      .replace(/listen 80( default_server)?;/g, `listen 127.0.0.1:${port}$1;`);
+    await Deno.writeTextFile(`${prefix}/beside.conf`, beside);
+    sites.unshift(`${prefix}/beside.conf`);
+  }
+  // The test's own shell around the site files: one process, every path under the prefix.
+  await Deno.writeTextFile(`${prefix}/nginx.conf`, nginxConf(prefix, sites));
   const child = new Deno.Command(nginx, {
     // master_process off: one process, so no worker switches to another user who could
     // not write the temporary prefix.
@@ -115,9 +150,7 @@ export async function startNginx(
   const deadline = Date.now() + 20_000;
   while (true) {
     try {
-      const response = await fetch(`${url}/healthz`);
-      await response.body?.cancel();
-      if (response.ok) break;
+      if (await answersHealth(port, options.host)) break;
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) {
       const log = await errorLog();
@@ -127,4 +160,11 @@ export async function startNginx(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { url, port, errorLog, close, [Symbol.asyncDispose]: close };
+}
+
+/** `GET /healthz` through nginx answers 200, asked for as `host` (fetch cannot set Host). */
+async function answersHealth(port: number, host = `127.0.0.1:${port}`): Promise<boolean> {
+  using connection = await RawConnection.open(port);
+  await connection.send(`GET /healthz HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`);
+  return (await connection.response(5_000)).status === 200;
 }
