@@ -191,6 +191,16 @@ Deno.test("openai-node's vector stores: uploadAndPoll a PDF, attributes, filtere
   assert.ok(ranked.data.length >= 1 && ranked.data.length <= 2);
   assert.ok(ranked.data.every((result) => result.score >= 0.1 && result.score <= 1));
 
+  // rewrite_query: RAG-Fusion's variations searched beside the query, all reported.
+  const rewritten = await search({ rewrite_query: true, max_num_results: 3 });
+  // The SDK's page keeps the body it was given; search_query is in it, as OpenAI's is.
+  const { search_query: searched } = (rewritten as unknown as { body: { search_query: string[] } })
+    .body;
+  assert.ok(searched.length > 1, JSON.stringify(searched));
+  assert.equal(searched[0], "reciprocal rank fusion k");
+  assert.equal(rewritten.data[0]?.file_id, note.id);
+  assert.ok(rewritten.data.every((result) => result.score >= 0 && result.score <= 1));
+
   await assert.rejects(
     () => client.vectorStores.search("vs_missing", { query: "x" }),
     assertNotFound(/No such vector store: vs_missing/),

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { InvalidRequestError } from "../../../shared/errors.ts";
 import { querySchema } from "../../../shared/schemas.ts";
 import { callStep } from "../../../shared/steps/call.ts";
 import { resolveStep, type StepContext } from "../../../shared/steps/transport.ts";
@@ -118,7 +117,48 @@ async function searchOnce(
   }));
 }
 
-/** Each query under each AND-group of the filter, merged: a chunk keeps its best score. */
+/** How many variations `rewrite_query` asks RAG-Fusion for, beside the query itself. */
+const REWRITE_VARIATIONS = 3;
+
+const fuseReplySchema = searchReplySchema.extend({
+  queries: z.array(z.object({ text: z.string(), origin: z.string() })),
+});
+
+/**
+ * `rewrite_query`: RAG-Fusion on the store's namespace (`/v1/fuse`), the
+ * model's variations each searched and fused with the query's own ranking;
+ * the score is the fused RRF over the most it can be (first everywhere).
+ */
+async function fuseOnce(
+  context: StepContext,
+  storeId: string,
+  query: string,
+  filter: MetadataFilter,
+  topK: number,
+) {
+  const reply = await callStep(resolveStep("FUSE", context), "/v1/fuse", {
+    query,
+    top_k: topK,
+    mode: "hybrid",
+    namespace: storeId,
+    variations: REWRITE_VARIATIONS,
+    ...(Object.keys(filter).length ? { filter } : {}),
+  }, { schema: fuseReplySchema, context, timeoutMs: context.config.steps.timeoutMs });
+  const best = Math.max(1, reply.queries.length) / (DEFAULT_RRF_K + 1);
+  return {
+    queries: reply.queries.map((entry) => entry.text),
+    hits: (reply.results as SearchHit[]).map((hit) => ({
+      ...hit,
+      score: Math.min(1, hit.score / best),
+    })),
+  };
+}
+
+/**
+ * Each query (or with `rewrite_query`, its RAG-Fusion variations) under each
+ * AND-group of the filter, merged: a chunk keeps its best score. Also the
+ * queries that were searched, as the page's `search_query` reports them.
+ */
 async function retrieve(
   context: StepContext,
   storeId: string,
@@ -130,14 +170,22 @@ async function retrieve(
   const groups = siftFilters(search.filters ?? undefined);
   const runs = await Promise.all(
     queries.flatMap((query) =>
-      groups.map((filter) => searchOnce(context, storeId, query, filter, topK, weights))
+      groups.map(async (filter) =>
+        search.rewrite_query ? await fuseOnce(context, storeId, query, filter, topK) : {
+          queries: [query],
+          hits: await searchOnce(context, storeId, query, filter, topK, weights),
+        }
+      )
     ),
   );
   const best = new Map<string, SearchHit>();
-  for (const hit of runs.flat()) {
+  for (const hit of runs.flatMap((run) => run.hits)) {
     if ((best.get(hit.id)?.score ?? -1) < hit.score) best.set(hit.id, hit);
   }
-  return [...best.values()].sort((a, b) => b.score - a.score).slice(0, topK);
+  return {
+    hits: [...best.values()].sort((a, b) => b.score - a.score).slice(0, topK),
+    queries: [...new Set(runs.flatMap((run) => run.queries))],
+  };
 }
 
 /** sift's rerank strategy as the ranker: `/v2/rerank` scores in [0, 1], best first. */
@@ -155,34 +203,32 @@ async function rerank(context: StepContext, ranker: string, query: string, hits:
 }
 
 /**
- * The store's best chunks for a search: its namespace searched (hybrid),
- * each query under each AND-group of the filters, merged and scaled to
- * [0, 1]; a sift ranker reranks the candidates; `score_threshold` drops what
- * scores below it. What `/search` pages and `file_search` answers from.
+ * The store's best chunks for a search: its namespace searched (hybrid; with
+ * `rewrite_query`, RAG-Fusion's variations too), each query under each
+ * AND-group of the filters, merged and scaled to [0, 1]; a sift ranker
+ * reranks the candidates; `score_threshold` drops what scores below it. What
+ * `/search` pages and `file_search` answers from, with the queries searched.
  */
 export async function searchStoreHits(
   context: StepContext,
   storeId: string,
   search: StoreSearch,
   weights?: HybridWeights,
-): Promise<SearchHit[]> {
+): Promise<{ hits: SearchHit[]; queries: string[] }> {
   await storeRecordOf(context, storeId);
-  if (search.rewrite_query) {
-    throw new InvalidRequestError(
-      "rewrite_query: not served by vector store search; POST /v1/fuse with the store's id as " +
-        "namespace rewrites the query (RAG-Fusion)",
-      { param: "rewrite_query" },
-    );
-  }
   const ranker = search.ranking_options?.ranker;
   const siftRanker = ranker?.startsWith("sift-") ? ranker : undefined;
   const wanted = search.max_num_results;
   // A reranker gets more candidates than it keeps: what retrieval ranks low it may lift.
   const candidates = siftRanker ? Math.min(50, wanted * 2) : wanted;
-  let hits = await retrieve(context, storeId, search, candidates, weights);
+  const found = await retrieve(context, storeId, search, candidates, weights);
+  let hits = found.hits;
   if (siftRanker) hits = await rerank(context, siftRanker, queriesOf(search).join("\n"), hits);
   const threshold = search.ranking_options?.score_threshold ?? 0;
-  return hits.filter((hit) => hit.score >= threshold).slice(0, wanted);
+  return {
+    hits: hits.filter((hit) => hit.score >= threshold).slice(0, wanted),
+    queries: found.queries,
+  };
 }
 
 export function queriesOf(search: Pick<StoreSearch, "query">): string[] {
@@ -202,10 +248,10 @@ export function searchResultOf(hit: SearchHit) {
 
 /** `POST /v1/vector_stores/{id}/search`: every result on one page. */
 export async function searchStore(context: StepContext, storeId: string, search: StoreSearch) {
-  const hits = await searchStoreHits(context, storeId, search);
+  const { hits, queries } = await searchStoreHits(context, storeId, search);
   return {
     object: "vector_store.search_results.page" as const,
-    search_query: queriesOf(search),
+    search_query: queries,
     data: hits.map(searchResultOf),
     has_more: false,
     next_page: null,

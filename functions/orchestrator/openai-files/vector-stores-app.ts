@@ -117,7 +117,8 @@ export function mountVectorStores(app: Hono<AppEnv>): void {
         "each and-group of an or is one search, merged); `max_num_results` 1-50; " +
         "`ranking_options.ranker` `auto`, `default-2024-11-15` or `none` (sift's hybrid " +
         "search, RRF scaled to [0, 1]) or a sift strategy (`sift-two-turn`...: `/v2/rerank`'s " +
-        "scores); `score_threshold` drops results below it. `rewrite_query: true` is a 400.",
+        "scores); `score_threshold` drops results below it. `rewrite_query: true` searches " +
+        "RAG-Fusion's variations (`/v1/fuse`) beside the query, all listed in `search_query`.",
       body: storeSearchSchema,
       responses: { 200: json("One page holding every result", searchPageSchema) },
       errors: [404, 502],

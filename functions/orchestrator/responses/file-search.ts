@@ -68,7 +68,9 @@ export async function fileSearchHits(
     ranking_options: ranking,
   };
   const perStore = await Promise.all(
-    tool.vector_store_ids.map((id) => searchStoreHits(context, id, search, weights)),
+    tool.vector_store_ids.map(async (id) =>
+      (await searchStoreHits(context, id, search, weights)).hits
+    ),
   );
   return perStore.flat().sort((a, b) => b.score - a.score).slice(0, wanted);
 }
