@@ -17,6 +17,7 @@ import { Runtime } from "./shared/runtime.ts";
 import { postgresPool } from "./shared/vector/postgres/from-env.ts";
 import { preparePostgres } from "./shared/vector/postgres/startup.ts";
 import { startupHint } from "./shared/deno/startup-hint.ts";
+import { demoCorpusNote } from "./shared/demo/loader.ts";
 import { keepServingPastClientErrors } from "./shared/deno/stray-errors.ts";
 import { startArgs } from "./scripts/serve-usage.ts";
 
@@ -121,6 +122,8 @@ if (import.meta.main) {
             "The offline model is a deterministic heuristic, not an LLM: set LLM_API_KEY or LLM_BASE_URL for real answers.",
           );
         }
+        const demoNote = demoCorpusNote(runtime.deps(config).index.name, config.demoCorpus);
+        if (demoNote) console.log(demoNote);
         const url = `http://${hostname}:${port}`;
         for (const line of startupHint({ url, apiKeys: config.apiKeys })) console.log(line);
       },

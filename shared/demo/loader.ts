@@ -9,6 +9,21 @@ const loads = new WeakMap<object, Promise<void>>();
 const EMBEDDED_INDEXES = new Set(["local", "durable-object"]);
 
 /**
+ * The start-up line for an index the demo corpus never goes into (Postgres,
+ * Upstash): without it a new user asks "What is sift?" of an empty `default`
+ * namespace and wonders where the demo went. Undefined when there is nothing
+ * to say.
+ *
+ * @example
+ * demoCorpusNote("postgres", true); // "demo corpus: not loaded into postgres ..."
+ */
+export function demoCorpusNote(indexName: string, demoCorpus: boolean): string | undefined {
+  if (!demoCorpus || EMBEDDED_INDEXES.has(indexName)) return undefined;
+  return `demo corpus: not loaded into ${indexName} (only sift's own index gets it): the default ` +
+    "namespace holds what you ingest (deno task ingest <files>), nothing on a new database.";
+}
+
+/**
  * Loads the demo corpus once per runtime, into an empty embedded index only
  * (in-process, or the Durable Object on Workers): a user's Upstash index is
  * never written to behind their back. Every process that searches does this,
