@@ -10,7 +10,7 @@ const documentSummarySchema = z.object({
   id: z.string(),
   title: z.string().optional(),
   source: z.string().optional().meta({ description: "The file it came from" }),
-  chunks: z.number().int(),
+  chunks: z.number().int().meta({ description: "How many chunks it has" }),
   ingested_at: z.string().optional().meta({ description: "ISO 8601" }),
 });
 
@@ -37,5 +37,5 @@ export const documentSchema = documentSummarySchema.extend({
       page: z.number().int().optional(),
       page_end: z.number().int().optional(),
     }),
-  })),
+  })).meta({ description: "The chunks, in order (`chunks` is how many)" }),
 });
