@@ -225,8 +225,8 @@ type Measured = {
   }[];
 };
 
-/** The page as chromium lays it out at 1280 px wide, measured by `MEASURE`. */
-async function measure(directory: string, html: string): Promise<Measured> {
+/** The page as chromium lays it out `width` px wide, measured by `MEASURE`. */
+async function measure(directory: string, html: string, width = 1280): Promise<Measured> {
   const page = `${directory}/measured.html`;
   const withScript = html
     .replace("default-src 'none';", "default-src 'none'; script-src 'unsafe-inline';")
@@ -235,7 +235,7 @@ async function measure(directory: string, html: string): Promise<Measured> {
   await Deno.writeTextFile(page, withScript);
   const dom = await chromium(
     `${directory}/profile`,
-    "--window-size=1280,1600",
+    `--window-size=${width},1600`,
     "--dump-dom",
     `file://${page}`,
   );
@@ -325,8 +325,18 @@ Deno.test({
       assertLayout(crowded, ALL_VARIANTS);
       const speed = crowded.charts.find((chart) => chart.id === "chart-quality-speed")!;
       assert.equal(speed.frontier[0]!.variants.split(" ").length, ALL_VARIANTS.length);
-      const summaryTable = crowded.tables.find((table) => table.table === "summary")!;
-      assert.ok(summaryTable.scrolls, "the wide summary table sits in a scrolling wrapper");
+      // The per-variant aggregates, once one table cut off at 1,200 px, fit there in two.
+      const narrow = await measure(directory, renderReportHtml(report), 1200);
+      assertLayout(narrow, ALL_VARIANTS);
+      const summaries = narrow.tables.filter((table) => table.table.split(" ").includes("summary"));
+      assert.equal(summaries.length, 2);
+      for (const table of summaries) {
+        assert.ok(table.scrolls, `${table.table} sits in a scrolling wrapper for narrower windows`);
+        assert.ok(
+          !table.overflowing,
+          `${table.table} is cut off at 1,200 px: ${JSON.stringify(table)}`,
+        );
+      }
     } finally {
       await Deno.remove(directory, { recursive: true });
     }

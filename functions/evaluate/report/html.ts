@@ -25,6 +25,7 @@ table { border-collapse: collapse; font-size: 13px; margin: 6px 0; }
 th, td { border-bottom: 1px solid #e8eaed; padding: 5px 8px; text-align: left; vertical-align: top; }
 thead th { background: #f0f2f5; font-weight: 600; }
 .summary td, .elo td, .deltas td, .heatmap td { text-align: right; white-space: nowrap; }
+section > h3 { margin: 10px 0 2px; font-size: 15px; } section > h3:first-child { margin-top: 2px; }
 .heatmap td { min-width: 72px; text-align: center; } .heatmap .self, .heatmap .none { color: #98a1ad; }
 .deltas td:nth-child(2), .deltas td:last-child { text-align: left; }
 .heatmap .average { font-weight: 600; background: #f0f2f5; }

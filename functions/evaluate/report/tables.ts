@@ -24,27 +24,20 @@ const judgedMrrCell = (value: JudgedMrr | null) =>
 const costCell = (usd: number | null | undefined) =>
   typeof usd === "number" ? (usd === 0 ? "0" : usd.toPrecision(3)) : "—";
 
-/** Every per-variant aggregate in one table. */
+/**
+ * Every per-variant aggregate, in two tables: answer quality, then retrieval,
+ * cost and speed. As one table of fifteen columns it was about 1,450 px wide
+ * and cut off in a 1,200 px window; each half fits (and scrolls when narrower).
+ */
 export function summaryTable(summary: VariantSummary[]): string {
-  const rows = summary.map((s) => {
+  const variant = (s: VariantSummary) => `<th scope="row">${e(s.variant)}</th>`;
+  const quality = summary.map((s) => {
     const scores = s.answer_scores;
-    return `<tr><th scope="row">${e(s.variant)}</th><td>${s.runs}${
+    return `<tr>${variant(s)}<td>${s.runs}${
       s.failed ? ` <span class="bad">(${s.failed} failed)</span>` : ""
     }</td>` +
       `<td>${interval(s.retrieval_precision)}</td><td>${interval(s.answer_similarity, 2)}</td>` +
       `<td>${formatNumber(s.system_quality)}</td>` +
-      `<td class="cost">${costCell(s.cost_per_query_usd)}</td><td>${
-        formatNumber(s.speed_chars_per_second, 0)
-      }</td>` +
-      `<td>${formatNumber(s.latency_ms.total, 0)}</td><td>${s.tokens.in} / ${s.tokens.out}</td>` +
-      `<td>${
-        s.hit_at_k
-          ? `${formatNumber(s.hit_at_k.value, 2)} <span class="ci">@${s.hit_at_k.k}</span>`
-          : "—"
-      }</td>` +
-      `<td class="mrr-at-5">${judgedMrrCell(s.mrr_at_5)}</td>` +
-      `<td class="kept-mrr">${judgedMrrCell(s.kept_mrr)}</td>` +
-      `<td class="target-mrr">${formatNumber(s.target_mrr_at_5)}</td>` +
       `<td>${
         scores
           ? [scores.relevance, scores.accuracy, scores.completeness, scores.precision]
@@ -53,14 +46,33 @@ export function summaryTable(summary: VariantSummary[]): string {
       }</td>` +
       `<td>${s.no_answer.of ? `${s.no_answer.abstained}/${s.no_answer.of}` : "—"}</td></tr>`;
   }).join("");
-  return `<div class="table-scroll"><table class="summary"><thead><tr><th>variant</th><th>runs</th><th>retrieval precision [95% CI]</th>` +
-    `<th>answer similarity 0-5 [95% CI]</th><th>system quality</th>` +
-    `<th title="Mean USD per question at the price table's rates (docs/tracing.md)">cost / query (USD)</th>` +
-    `<th>speed (chars/s)</th><th>mean latency (ms)</th><th>tokens in / out</th><th>hit@k (kept)</th>` +
+  const retrieval = summary.map((s) =>
+    `<tr>${variant(s)}<td>${
+      s.hit_at_k
+        ? `${formatNumber(s.hit_at_k.value, 2)} <span class="ci">@${s.hit_at_k.k}</span>`
+        : "—"
+    }</td>` +
+    `<td class="mrr-at-5">${judgedMrrCell(s.mrr_at_5)}</td>` +
+    `<td class="kept-mrr">${judgedMrrCell(s.kept_mrr)}</td>` +
+    `<td class="target-mrr">${formatNumber(s.target_mrr_at_5)}</td>` +
+    `<td class="cost">${costCell(s.cost_per_query_usd)}</td><td>${
+      formatNumber(s.speed_chars_per_second, 0)
+    }</td>` +
+    `<td>${formatNumber(s.latency_ms.total, 0)}</td><td>${s.tokens.in} / ${s.tokens.out}</td></tr>`
+  ).join("");
+  return `<h3>Answer quality</h3>` +
+    `<div class="table-scroll"><table class="summary summary-quality"><thead><tr><th>variant</th><th>runs</th>` +
+    `<th>retrieval precision [95% CI]</th><th>answer similarity 0-5 [95% CI]</th><th>system quality</th>` +
+    `<th>answer rel / acc / comp / prec (0-2)</th><th>abstained on no-answer</th></tr></thead>` +
+    `<tbody>${quality}</tbody></table></div>` +
+    `<h3>Retrieval, cost and speed</h3>` +
+    `<div class="table-scroll"><table class="summary summary-retrieval"><thead><tr><th>variant</th><th>hit@k (kept)</th>` +
     `<th title="RAGElo: the judge's grades of the first five retrieved passages">MRR@5, retrieved (≥1 / =2)</th>` +
     `<th title="The same grades over the passages the answer was given">kept MRR (≥1 / =2)</th>` +
     `<th title="First chunk of the target document among the first five retrieved">target MRR@5</th>` +
-    `<th>answer rel / acc / comp / prec (0-2)</th><th>abstained on no-answer</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+    `<th title="Mean USD per question at the price table's rates (docs/tracing.md)">cost / query (USD)</th>` +
+    `<th>speed (chars/s)</th><th>mean latency (ms)</th><th>tokens in / out</th></tr></thead>` +
+    `<tbody>${retrieval}</tbody></table></div>`;
 }
 
 /** RAGElo's table 5 as a heatmap: each cell the row's wins against the column. */
