@@ -40,7 +40,7 @@ function documentOf(call: TextModelCall): number {
   return SIX.findIndex((document) => asked.includes(document.text.slice(0, 40)));
 }
 
-const QUALITY_REPLIES = ["Score: 9/10", "0.3", "**0.85**", "excellent", "60%", "1.7"];
+const QUALITY_REPLIES = ["Score: 9/10", "0.3", "**0.85**", "pretty good, I think", "60%", "1.7"];
 const SIMILARITY_REPLIES = ["0.95", "0.2", "Rating: 0.9 (high)", "0.1", "-0.2", ""];
 
 /** Replies by prompt id, as a text-format model that ignores half the instructions writes them. */
@@ -101,7 +101,8 @@ Deno.test("tot against a sloppy text-format server follows the numbers written a
   assert.deepEqual([second!.dimensions, second!.chosen_by], [["semantic", "lexical"], "agent"]);
   assert.deepEqual(first!.thresholds, { accuracy: 0.5, completeness: 0.5 });
   assert.deepEqual(second!.thresholds, { semantic: 0.5, lexical: 0.5 });
-  // 9/10, 0.3, **0.85**, "excellent" (unusable, even after a correction: no score, never 0),
+  // 9/10, 0.3, **0.85**, "pretty good, I think" (no value, even after a correction: no score,
+  // never 0; a grade word such as "excellent" would be read as the scale's top),
   // 60%, 1.7 (off the 0-1 scale: unusable, no score).
   assert.deepEqual(
     first!.candidates.map((c) => [c.index, c.scores.accuracy, c.kept, c.degraded ?? false]),
