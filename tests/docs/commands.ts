@@ -76,6 +76,20 @@ export const RUN_ELSEWHERE: Record<string, Elsewhere> = {
       evidence: "--dataset",
       why: "a BEIR folder the reader brings; the test runs the full strategy and mode grid",
     },
+  "deno run --allow-read --allow-write scripts/aragog-beir.ts ../shared/datasets/aragog /tmp/aragog-beir":
+    {
+      test: "tests/e2e/eval_beir_docs_test.ts",
+      evidence: "aragogAvailable",
+      why: "the first of the BEIR table's two commands; the test runs both as written, into a " +
+        "temporary folder, and compares what they print with the table",
+    },
+  "deno task eval --dataset /tmp/aragog-beir --limit 5 --strategies none,one-turn,item:A_r,tot --modes sparse,sparse+fusion,hybrid --out /tmp/aragog-beir-out":
+    {
+      test: "tests/e2e/eval_beir_docs_test.ts",
+      evidence: "withoutSeconds",
+      why: "in-process over SIFT_DATA_DIR, so not beside the docs runner's server; the test runs " +
+        "it after the converter and compares its table with the page's",
+    },
   "deno task test": {
     test: ".ci/run",
     evidence: "npx -y deno@2.9.6 task test",

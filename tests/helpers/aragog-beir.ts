@@ -1,44 +1,11 @@
 import { ARAGOG_DIR } from "./aragog.ts";
+import { writeAragogBeir as convert } from "../../scripts/aragog-beir.ts";
 
 /**
  * ARAGOG in the BEIR layout, written into `folder` at test time (its text is
- * third-party and never committed):
- * - corpus.jsonl: one document per paper, `_id` the paper's id, its title and text;
- * - queries.jsonl: one query per question, `_id` the question's id, and the
- *   reference answer as `metadata.answer` (as BEIR's HotpotQA carries answers);
- * - qrels/test.tsv: `target_doc` as paper-level relevance, score 1. The 9
- *   questions whose paper is not in the corpus (`target_doc: null`) have no
- *   qrels, so, as in BEIR, they are not evaluated.
- * sift chunks each paper when it ingests it; the evaluation maps chunks back to
- * their paper (`doc_id`), so relevance stays at the level ARAGOG labels.
+ * third-party and never committed) by the converter the docs run,
+ * `scripts/aragog-beir.ts`.
  */
-export async function writeAragogBeir(folder: string): Promise<{ queries: number }> {
-  const lines = async (name: string) =>
-    (await Deno.readTextFile(`${ARAGOG_DIR}/${name}`)).split("\n").filter((line) => line.trim())
-      .map((line) => JSON.parse(line) as Record<string, string | null>);
-  const papers = await lines("corpus.jsonl");
-  const questions = await lines("questions.jsonl");
-  await Deno.mkdir(`${folder}/qrels`, { recursive: true });
-  await Deno.writeTextFile(
-    `${folder}/corpus.jsonl`,
-    papers.map((paper) => JSON.stringify({ _id: paper.id, title: paper.title, text: paper.text }))
-      .join("\n") + "\n",
-  );
-  await Deno.writeTextFile(
-    `${folder}/queries.jsonl`,
-    questions.map((question) =>
-      JSON.stringify({
-        _id: question.id,
-        text: question.question,
-        metadata: { answer: question.reference_answer },
-      })
-    ).join("\n") + "\n",
-  );
-  const judged = questions.filter((question) => question.target_doc);
-  await Deno.writeTextFile(
-    `${folder}/qrels/test.tsv`,
-    ["query-id\tcorpus-id\tscore", ...judged.map((q) => `${q.id}\t${q.target_doc}\t1`)].join("\n") +
-      "\n",
-  );
-  return { queries: judged.length };
+export function writeAragogBeir(folder: string): Promise<{ queries: number }> {
+  return convert(folder, ARAGOG_DIR);
 }
