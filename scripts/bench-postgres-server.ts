@@ -46,6 +46,12 @@ its command line, so a password given as --url shows on screen and in logs).`,
       default: "1",
     },
     keep: { type: "boolean", help: "leave the chunks in the database" },
+    record: {
+      type: "string",
+      value: "NOTE",
+      help:
+        "keep the run in bench.json with this note (the server, its load) and write BENCHMARKS.md",
+    },
     json: { type: "boolean", help: "print JSON instead of the table" },
   },
 } satisfies Command;
@@ -227,6 +233,37 @@ export async function compareIndexes(
   return rows;
 }
 
+/** A run kept in bench.json (`--record`), with how and when it was measured. */
+export type PostgresServerBench = {
+  date: string;
+  command: string;
+  /** What a reader should know: the server, its settings, the machine's load. */
+  note: string;
+  rows: ServerBenchRow[];
+};
+
+/** BENCHMARKS.md's section for a recorded run. */
+export function postgresServerSection(bench: PostgresServerBench | undefined): string {
+  if (!bench) return "";
+  return `
+## The index in a native Postgres
+
+\`deno task bench:postgres\` (\`scripts/bench-postgres-server.ts\`) on ${bench.date}: the embedded
+index and a Postgres with pgvector filled with the same chunks in one run (ARAGOG's, copied with
+jitter up to each size, the offline model's 2,048-wide vectors, batches of 500), then p50/p95 of
+in-process searches (top 5, ARAGOG's questions, per mode) and Postgres's top-10 overlap with the
+embedded index per mode (exact BM25; dense measured at recall 1.000). ${bench.note}
+
+\`\`\`text
+${bench.command}
+\`\`\`
+
+${serverBenchTable(bench.rows)}
+
+What is still short of the embedded index, and why: [docs/postgres.md](docs/postgres.md#speed-on-a-native-server).
+`;
+}
+
 /** The rows as a Markdown table. */
 export function serverBenchTable(rows: ServerBenchRow[]): string {
   const line = (row: ServerBenchRow) =>
@@ -271,5 +308,20 @@ if (import.meta.main) {
       keep: values.keep ?? false,
     });
     console.log(values.json ? JSON.stringify(rows, null, 2) : serverBenchTable(rows));
+    if (values.record !== undefined) {
+      const { renderMarkdown } = await import("./bench.ts");
+      const root = new URL("../", import.meta.url).pathname;
+      const report = JSON.parse(await Deno.readTextFile(`${root}bench.json`));
+      report.postgres_server = {
+        date: new Date().toISOString().slice(0, 10),
+        command: `deno task bench:postgres --url postgres://… --sizes ${sizes.join(",")} ` +
+          `--questions ${questions} --writers ${writers} --minutes ${minutes}`,
+        note: values.record,
+        rows,
+      } satisfies PostgresServerBench;
+      await Deno.writeTextFile(`${root}bench.json`, JSON.stringify(report, null, 2) + "\n");
+      await Deno.writeTextFile(`${root}BENCHMARKS.md`, renderMarkdown(report));
+      console.error("recorded in bench.json and BENCHMARKS.md");
+    }
   });
 }

@@ -30,6 +30,7 @@ import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchHttp, type HttpReport, httpTable } from "./bench-http.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { benchPostgres, type PostgresBench, postgresSection } from "./bench-postgres.ts";
+import { type PostgresServerBench, postgresServerSection } from "./bench-postgres-server.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
 import { workersSection } from "./workers-table.ts";
 import { type Command, commandArgs } from "./cli.ts";
@@ -200,6 +201,8 @@ export type BenchReport = {
   workers: WorkerSize[];
   /** The index in Postgres (a local pglite-server) beside the embedded one. */
   postgres?: PostgresBench;
+  /** `deno task bench:postgres --record`: a native Postgres beside the embedded index. */
+  postgres_server?: PostgresServerBench;
   /** Restart to first search at growing sizes, in one run (`--restart-sizes`). */
   restart?: RestartReport[];
   /** When and where the restart section was measured, if not with the rest. */
@@ -569,7 +572,7 @@ ${sweepTable(report.chunking_sweep)}
       }`
       : ""
   }
-${postgresSection(report.postgres)}
+${postgresSection(report.postgres)}${postgresServerSection(report.postgres_server)}
 ## The pipeline's critical path
 
 In-process over the demo corpus, the offline model paced like a real one (first token after 150 ms,
