@@ -30,7 +30,7 @@ import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchHttp, type HttpReport, httpTable } from "./bench-http.ts";
 import { benchPipeline, type PipelineRow } from "./bench-pipeline.ts";
 import { benchPostgres, type PostgresBench, postgresSection } from "./bench-postgres.ts";
-import { type PostgresServerBench, postgresServerSection } from "./bench-postgres-server.ts";
+import { type PostgresServerBench, postgresServerSection } from "./bench-postgres-server-table.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
 import { workersSection } from "./workers-table.ts";
 import { type Command, commandArgs } from "./cli.ts";
