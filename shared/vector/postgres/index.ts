@@ -384,7 +384,7 @@ export class PostgresIndex implements VectorIndex {
 
 /**
  * `statement_timeout` is the call's deadline; `lock_timeout` half of it, so a
- * writer waiting its turn on a namespace gives up first and says so.
+ * writer waiting its turn on a document gives up first and says so.
  */
 export function statementBounds(timeoutMs: number): StatementBounds {
   return { statementMs: timeoutMs, lockMs: Math.max(1, Math.floor(timeoutMs / 2)) };
