@@ -17,7 +17,9 @@ const BINARY_SIGNATURES: readonly { name: string; test: (bytes: Uint8Array) => b
     name: "a WebP image",
     test: (b) => startsWith(b, ascii("RIFF")) && startsWith(b, ascii("WEBP"), 8),
   },
-  { name: "a BMP image", test: (b) => startsWith(b, ascii("BM")) && b.length > 26 && b[14] !== 0 },
+  // "BM" alone starts text too ("BM25 ranks…"): a BMP's reserved bytes are zero and its DIB
+  // header has one of the sizes the format defines.
+  { name: "a BMP image", test: (b) => startsWith(b, ascii("BM")) && isBmpHeader(b) },
   {
     name: "a TIFF image",
     test: (b) => startsWith(b, [0x49, 0x49, 0x2a, 0]) || startsWith(b, [0x4d, 0x4d, 0, 0x2a]),
@@ -93,4 +95,13 @@ export function detectFileKind(bytes: Uint8Array, name: string): FileKind {
   if (/\.(jsonl|ndjson)$/i.test(name)) return "jsonl";
   if (/\.(md|markdown|mdx)$/i.test(name)) return "markdown";
   return "text";
+}
+
+/** The DIB header sizes a BMP may have (BITMAPCOREHEADER … BITMAPV5HEADER). */
+const DIB_HEADER_SIZES = new Set([12, 16, 40, 52, 56, 64, 108, 124]);
+
+function isBmpHeader(b: Uint8Array): boolean {
+  if (b.length < 26 || b[6] !== 0 || b[7] !== 0 || b[8] !== 0 || b[9] !== 0) return false;
+  const dib = b[14]! | (b[15]! << 8) | (b[16]! << 16) | (b[17]! << 24);
+  return DIB_HEADER_SIZES.has(dib);
 }

@@ -51,3 +51,50 @@ Deno.test("detectFileKind() takes a zip holding word/document.xml as a DOCX", ()
   const zip = new Uint8Array([0x50, 0x4b, 3, 4, ...bytes("....word/document.xml....")]);
   assert.equal(detectFileKind(zip, "letter.bin"), "docx");
 });
+
+Deno.test("detectFileKind() takes a BMP by its header, not by a text's first letters 'BM'", () => {
+  assert.equal(
+    detectFileKind(
+      bytes("BM25 ranks documents by term frequency and inverse document frequency."),
+      "n.txt",
+    ),
+    "text",
+  );
+  // A real BITMAPINFOHEADER file's first 26 bytes: "BM", size, reserved zeros, offset, 40.
+  const bmp = Uint8Array.from([
+    0x42,
+    0x4d,
+    0x46,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0x36,
+    0,
+    0,
+    0,
+    40,
+    0,
+    0,
+    0,
+    1,
+    0,
+    0,
+    0,
+    1,
+    0,
+    0,
+    0,
+    1,
+    0,
+    24,
+    0,
+  ]);
+  assert.throws(
+    () => detectFileKind(bmp, "a.txt"),
+    (error: unknown) => error instanceof DocumentRefusedError && /BMP image/.test(error.message),
+  );
+});
