@@ -112,9 +112,14 @@ export class Runtime {
     this.#postgres = options.postgres;
   }
 
-  /** Config for this env; parsed again only when the env object changes. */
+  /**
+   * Config for this env, read per request but parsed again only when the env's
+   * contents change: an env object with the same variables and bindings as the
+   * last one (a test's `app.request(path, init, env)` with a fresh copy) is
+   * answered with the config, and the clients, already built for it.
+   */
   config(env: Record<string, unknown>): Config {
-    if (env !== this.#lastEnv || !this.#lastConfig) {
+    if (!this.#lastConfig || !this.#lastEnv || !sameContents(env, this.#lastEnv)) {
       this.#lastConfig = readConfig(env);
       this.#lastEnv = env;
     }
@@ -167,7 +172,7 @@ export class Runtime {
    */
   #models(config: Config, env: Record<string, unknown>): ModelClients {
     const last = this.#lastModels;
-    if (last && last.config === config && last.env === env) return last.clients;
+    if (last && last.config === config && sameContents(env, last.env)) return last.clients;
     const counted = this.#onModelCall && countingFetch(this.#onModelCall);
     const workersAiFetch = config.llm.provider === "workers-ai"
       ? this.#llmFetch?.(env, config)
@@ -242,6 +247,14 @@ export function offlineModelFetch(
   options: { latency?: string; faults?: string; seed: number },
 ): OfflineFetch {
   return createOfflineModel(options).fetch;
+}
+
+/** Whether two envs hold the same keys with the same values (bindings compared by identity). */
+function sameContents(env: Record<string, unknown>, last: Record<string, unknown>): boolean {
+  if (env === last) return true;
+  const keys = Object.keys(env);
+  if (keys.length !== Object.keys(last).length) return false;
+  return keys.every((key) => Object.hasOwn(last, key) && env[key] === last[key]);
 }
 
 /** Wraps a fetch so each chat completion it sends is reported. */

@@ -124,10 +124,10 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
       ? { ...shared, cache: shared.cache.withKeyPrefix(cacheScopePrefix(cacheScope)) }
       : shared;
     const requestId = requestIdOf(c);
-    const executionCtx = executionCtxOf(c);
+    // Looked up when a step runs in-process, not per request: on Deno hono's getter throws.
     // Marked so the rate limit counts only the outer request, never its steps.
     const local: FetchHandler = async (request) =>
-      await app.fetch(markInProcess(request), env, executionCtx);
+      await app.fetch(markInProcess(request), env, executionCtxOf(c));
     c.set("config", config);
     c.set("deps", deps);
     c.set("steps", {
