@@ -31,11 +31,11 @@ function throttledAddressOf(request: Request): string | undefined {
 export function requireApiKey(): MiddlewareHandler<AppEnv> {
   const throttle = new FailedAuthThrottle();
   return async (c, next) => {
-    const entries = c.var.config.apiKeyEntries;
+    const entries = c.get("config").apiKeyEntries;
     // Incoming webhooks carry a signature instead, checked by their route.
     if (entries.length > 0 && !c.req.path.startsWith("/v1/webhooks/")) {
       const address = throttledAddressOf(c.req.raw);
-      const limit = c.var.config.authFailuresPerMinute;
+      const limit = c.get("config").authFailuresPerMinute;
       const wait = address ? throttle.retryAfterSeconds(address, limit) : undefined;
       if (wait !== undefined) {
         c.header("Retry-After", String(wait));

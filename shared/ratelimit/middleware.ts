@@ -102,7 +102,7 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     return memory;
   };
   return async (c, next) => {
-    const limit = c.var.config.rateLimit?.perMinute;
+    const limit = c.get("config").rateLimit?.perMinute;
     const origin = originOf(c.req.raw);
     if (!limit || origin.kind === "in-process" || origin.kind === "internal") return await next();
     // A forwarded request was counted by the Worker that forwarded it.
