@@ -91,16 +91,19 @@ export const SIFT_DENSE = `CREATE OR REPLACE FUNCTION sift_dense(
  * than that sum, no other chunk can enter, and the ranking is the exact one.
  * Otherwise the next term joins, and only the chunks holding it and none of
  * the terms before are read (`'c' & !('a' | 'b')`, which GIN answers from
- * its posting lists), their scores merged with the best so far. A question of rare words reads their few
- * postings; one of common words alone reads them all, as before.
+ * its posting lists), their scores merged with the best so far. A question
+ * of rare words reads their few postings; one of common words alone reads
+ * them all, as before.
  *
  * Reading a namespace whole is ruled out: by a sequential scan (which reads
  * every tenant's rows), or through its key, which a planner without fresh
  * statistics takes for narrow (it read all 3,000 chunks of a namespace for
  * five holding a rare term): the namespace is matched with `IS NOT DISTINCT
- * FROM`, which no index serves, so the GIN index finds the chunks. So is JIT
- * compilation, which a large scan's cost turns on
- * and which costs more than it saves here. `p_queries[i]` is `p_terms[i]` as a tsquery (`'bert'`). tf is the length of
+ * FROM`, which no index serves, so the GIN index finds the chunks. JIT
+ * compilation, which a large scan's cost turns on, is off: it costs more
+ * than it saves here.
+ *
+ * `p_queries[i]` is `p_terms[i]` as a tsquery (`'bert'`). tf is the length of
  * a term's position list in the chunk's tsvector; only the query's terms are
  * kept from it (`setweight` … `ts_filter`).
  */

@@ -123,8 +123,8 @@ export function writePlan(
 /**
  * The write, inside its transaction. Writers of one namespace run side by
  * side unless they write the same documents: each takes the transaction-level
- * advisory locks of the documents it writes (`lockDocuments`), deletes those documents' chunks and any chunk with a
- * written id, inserts the new chunks (the costly part: the HNSW and GIN
+ * advisory locks of the documents it writes (`lockDocuments`), deletes those
+ * documents' chunks and any chunk with a written id, inserts the new chunks (the costly part: the HNSW and GIN
  * indexes), and only then moves BM25's statistics by the difference: term
  * rows in one order, the namespace's row last, so the rows every writer
  * shares are held from there to the commit only. Resolves to how many chunks
@@ -208,21 +208,20 @@ const DOCUMENT_LOCKS = 64;
 /**
  * Takes the transaction-level locks of the documents written (each
  * document's of `DOCUMENT_LOCKS`, in ascending order, so two writers never
- * wait on each other in a circle); resolves to the ids as a JSON array. A
- * writer of other documents of the namespace mostly takes other locks.
+ * wait on each other in a circle). A writer of other documents of the
+ * namespace mostly takes other locks.
  */
 export async function lockDocuments(
   tx: TransactionSql,
   tenant: string,
   namespace: string,
   ids: readonly string[],
-): Promise<string> {
-  const docIds = JSON.stringify([...new Set(ids)].sort(byCodeUnit));
+): Promise<void> {
+  const docIds = JSON.stringify([...new Set(ids)]);
   await tx`SELECT pg_advisory_xact_lock(hashtextextended(
       format('%s/%s/%s', length(${tenant}::text), ${tenant}::text, ${namespace}::text), s.lock))
     FROM (SELECT DISTINCT abs(hashtext(d) % ${DOCUMENT_LOCKS}) AS lock
       FROM jsonb_array_elements_text(${docIds}::text::jsonb) AS d ORDER BY lock OFFSET 0) AS s`;
-  return docIds;
 }
 
 /** Strings in code-unit order (JavaScript's `<`), as the lock and term orders need one order. */
