@@ -8,7 +8,7 @@ import {
 } from "./checkpoint-section.ts";
 import { DenseVectors, type DenseVectorsView } from "./dense-vectors.ts";
 import type { PendingRows } from "./dense-rows.ts";
-import { countLiveEntries, flattenPostings } from "./postings.ts";
+import { countLiveEntries, flattenPostings, type Renumbering } from "./postings.ts";
 import type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
 import { type RandomAccess, storedRowBytes, StoredRows, StoredTexts } from "./stored-rows.ts";
 import { postingCrcs, StoredPostings } from "./stored-postings.ts";
@@ -96,6 +96,9 @@ export function* checkpointSections(
     for (let slot = 0; slot < view.slotCount; slot++) {
       if (view.alive[slot]) renumbered[slot] = live.push(slot) - 1;
     }
+    // Every slot alive (nothing removed or replaced since the last rebuild): postings are
+    // copied whole instead of renumbered entry by entry.
+    const renumbering = live.length === view.slotCount ? undefined : renumbered;
     // Now, with `live`: slots may die while the sections before the documents' are written.
     const documents = view.keys.documentsOf(live);
     const terms = view.terms.map(({ slots, counts, length }) => ({
@@ -111,8 +114,8 @@ export function* checkpointSections(
       dimensions: view.dimensions,
       count: live.length,
       terms: terms.length,
-      termEntries: countLiveEntries(terms, renumbered),
-      dimEntries: countLiveEntries(dims, renumbered),
+      termEntries: countLiveEntries(terms, renumbering),
+      dimEntries: countLiveEntries(dims, renumbering),
       sections,
     };
     yield* section(sections, "lengths", [
@@ -121,9 +124,9 @@ export function* checkpointSections(
     yield* section(sections, "terms", [
       encoder.encode(view.terms.map((term) => term.term).join(" ")),
     ]);
-    yield* postingSections(section, sections, "term", terms, renumbered, "u16");
+    yield* postingSections(section, sections, "term", terms, renumbering, "u16");
     if (!vectors) {
-      yield* postingSections(section, sections, "dim", dims, renumbered, "f32");
+      yield* postingSections(section, sections, "dim", dims, renumbering, "f32");
     } else {
       const { rows, bits } = vectors;
       entry.dense = {
@@ -204,7 +207,7 @@ function* postingSections(
   sections: Record<string, Section>,
   prefix: "term" | "dim",
   postings: readonly (PostingLike | undefined)[],
-  renumbered: Int32Array,
+  renumbered: Renumbering,
   values: "u16" | "f32",
 ) {
   const make = (size: number): Uint16Array | Float32Array =>
@@ -215,7 +218,12 @@ function* postingSections(
   const batches = function* (part: "offsets" | "slots" | "values") {
     let base = 0;
     for (let from = 0; from < postings.length; from += BATCH) {
-      const batch = flattenPostings(postings.slice(from, from + BATCH), renumbered, make);
+      const batch = flattenPostings(
+        postings.slice(from, from + BATCH),
+        renumbered,
+        make,
+        part,
+      );
       if (part === "offsets") {
         const offsets = batch.offsets.map((offset) => offset + base);
         // Each batch's last offset is the next one's first: written once, at the very end.

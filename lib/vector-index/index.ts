@@ -95,6 +95,8 @@ export class EmbeddedIndex {
   #writing: Promise<void> = Promise.resolve();
   readonly #checkpointMinBytes: number;
   #checkpointing: Promise<void> | undefined;
+  /** Gives up the checkpoint under way (`flush` writes one of everything instead). */
+  #giveUp: AbortController | undefined;
 
   constructor(options: { log?: IndexLog; checkpointMinBytes?: number } = {}) {
     this.#log = options.log;
@@ -215,6 +217,10 @@ export class EmbeddedIndex {
     if (!this.#log?.tailBytes && !this.#checkpointing) return;
     await this.#complete();
     const work = this.#writing.catch(() => {}).then(async () => {
+      // One checkpoint of everything, not the rest of one begun earlier and then another: a
+      // stop that waited for both held its directory for twice as long. The one given up
+      // removes its file; the records it would have covered stay in the logs.
+      this.#giveUp?.abort();
       await this.#checkpointing;
       this.#checkpoint(1);
       await this.#checkpointing;
@@ -377,11 +383,16 @@ export class EmbeddedIndex {
     const snapshots = new Map(
       [...this.#namespaces].map(([name, namespace]) => [name, namespace.view()]),
     );
-    this.#checkpointing = log.checkpoint(snapshots)
-      .catch((error) =>
-        console.error("index checkpoint failed; the log still holds it all:", error)
-      )
-      .finally(() => (this.#checkpointing = undefined));
+    const giveUp = this.#giveUp = new AbortController();
+    this.#checkpointing = log.checkpoint(snapshots, { signal: giveUp.signal })
+      .catch((error) => {
+        if (giveUp.signal.aborted) return; // given up on purpose: a newer one follows
+        console.error("index checkpoint failed; the log still holds it all:", error);
+      })
+      .finally(() => {
+        this.#checkpointing = undefined;
+        if (this.#giveUp === giveUp) this.#giveUp = undefined;
+      });
   }
 
   /** Loaded, and no damage found since (a background checksum's finding fails every call). */

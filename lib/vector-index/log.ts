@@ -53,9 +53,15 @@ export interface IndexLog {
    * new checkpoint. Appends made while it is written go after it: the call
    * switches them to the next log before it returns its promise. Atomic: a
    * crash leaves the old checkpoint and every record since, or the new one
-   * and every record since.
+   * and every record since. `signal` gives it up (a stop that checkpoints
+   * everything instead): it then rejects, and leaves no file of its own.
+   * Rejected or given up, the records it would have covered count in
+   * `tailBytes` again.
    */
-  checkpoint(namespaces: Map<string, NamespaceView>): Promise<void>;
+  checkpoint(
+    namespaces: Map<string, NamespaceView>,
+    options?: { signal?: AbortSignal },
+  ): Promise<void>;
   /**
    * The records loads cut from the log's end that nobody has acknowledged
    * yet, oldest first. Kept where the log is, across restarts and

@@ -61,13 +61,25 @@ export const dimensionPostings = (capacity?: number) => new Postings(float32, ca
 
 type PostingLike = { slots: Uint32Array; values: Uint16Array | Float32Array; length: number };
 
+/**
+ * How slots are renumbered for a checkpoint or a rebuild: `renumbered[slot]`
+ * (-1 for a dead one), or `undefined` when every slot lives and keeps its
+ * number (a namespace only ever added to, as HTTP ingest leaves it): then a
+ * posting is copied whole, with no look-up per entry.
+ */
+export type Renumbering = Int32Array | undefined;
+
 /** How many entries of the postings point at live slots (`renumbered[slot] >= 0`). */
 export function countLiveEntries(
   postings: readonly (PostingLike | undefined)[],
-  renumbered: Int32Array,
+  renumbered: Renumbering,
 ): number {
   let total = 0;
   for (const posting of postings) {
+    if (!renumbered) {
+      total += posting?.length ?? 0;
+      continue;
+    }
     for (let e = 0; e < (posting?.length ?? 0); e++) {
       if (renumbered[posting!.slots[e]!]! >= 0) total++;
     }
@@ -78,14 +90,19 @@ export function countLiveEntries(
 /**
  * Postings as flat arrays, live slots only and renumbered (`renumbered[slot]`,
  * -1 for a dead one): posting `i` is entries `offsets[i]` to `offsets[i + 1]`.
+ * `only`: with every slot live, only what the caller writes is filled, the
+ * rest left empty (a checkpoint writes offsets, slots and values as sections
+ * of their own, a pass each).
  */
 export function flattenPostings<V extends Uint16Array | Float32Array>(
   postings: readonly (PostingLike | undefined)[],
-  renumbered: Int32Array,
+  renumbered: Renumbering,
   makeValues: (size: number) => V,
+  only?: "offsets" | "slots" | "values",
 ): { offsets: Uint32Array; slots: Uint32Array; values: V; total: number } {
   const total = countLiveEntries(postings, renumbered);
   const offsets = new Uint32Array(postings.length + 1);
+  if (!renumbered) return wholePostings(postings, total, offsets, makeValues, only);
   const slots = new Uint32Array(total);
   const values = makeValues(total);
   let at = 0;
@@ -97,6 +114,44 @@ export function flattenPostings<V extends Uint16Array | Float32Array>(
       slots[at] = slot;
       values[at++] = posting!.values[e]!;
     }
+  });
+  offsets[postings.length] = at;
+  return { offsets, slots, values, total };
+}
+
+/** Postings shorter than this are copied entry by entry. */
+const SHORT_POSTING = 32;
+
+/**
+ * Every slot live: each posting copied whole, and only the part asked for (in
+ * a profile of a checkpoint at 100k one-chunk documents, counting and copying
+ * postings took about 0.7 s of CPU entry by entry, 0.2 s this way).
+ */
+function wholePostings<V extends Uint16Array | Float32Array>(
+  postings: readonly (PostingLike | undefined)[],
+  total: number,
+  offsets: Uint32Array,
+  makeValues: (size: number) => V,
+  only: "offsets" | "slots" | "values" | undefined,
+): { offsets: Uint32Array; slots: Uint32Array; values: V; total: number } {
+  const slots = new Uint32Array(only === undefined || only === "slots" ? total : 0);
+  const values = makeValues(only === undefined || only === "values" ? total : 0);
+  let at = 0;
+  postings.forEach((posting, i) => {
+    offsets[i] = at;
+    if (!posting) return;
+    const { length } = posting;
+    if (length < SHORT_POSTING) {
+      // Most terms are rare: a loop beats making two subarrays to copy a few entries.
+      for (let e = 0; e < length; e++) {
+        if (slots.length) slots[at + e] = posting.slots[e]!;
+        if (values.length) values[at + e] = posting.values[e]!;
+      }
+    } else {
+      if (slots.length) slots.set(posting.slots.subarray(0, length), at);
+      if (values.length) values.set(posting.values.subarray(0, length), at);
+    }
+    at += length;
   });
   offsets[postings.length] = at;
   return { offsets, slots, values, total };

@@ -318,39 +318,52 @@ export class FileIndexLog implements IndexLog {
     this.#tail += frame.length;
   }
 
-  checkpoint(namespaces: Map<string, NamespaceView>): Promise<void> {
+  checkpoint(
+    namespaces: Map<string, NamespaceView>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
     // Appends from now on belong after this checkpoint: they go to the next log.
     const previous = this.#logPath(this.#generation);
     const generation = ++this.#generation;
+    const covered = this.#tail;
     this.#file?.close();
     this.#file = undefined;
     this.#size = 0;
     this.#tail = 0;
-    return this.#writeCheckpoint(namespaces, generation, previous);
+    return this.#writeCheckpoint(namespaces, generation, previous, options.signal).catch(
+      (error) => {
+        // Its logs stay, so their records are still a tail the next checkpoint must cover.
+        this.#tail += covered;
+        throw error;
+      },
+    );
   }
 
   async #writeCheckpoint(
     namespaces: Map<string, NamespaceView>,
     generation: number,
     previous: string,
+    signal: AbortSignal | undefined,
   ): Promise<void> {
     // Unchecked bytes must not go into a checkpoint with new checksums: damage would be laundered.
     await this.#verified;
+    signal?.throwIfAborted();
     const temporary = `${this.#base}.ckpt.${crypto.randomUUID()}.tmp`;
     const file = await Deno.open(temporary, { create: true, write: true, truncate: true });
     let size = 0;
     try {
       for (const frame of checkpointSections(namespaces, generation)) {
+        signal?.throwIfAborted();
         await writeAll(file, frame);
         size += frame.length;
       }
       await file.syncData();
     } catch (error) {
+      file.close();
       await Deno.remove(temporary).catch(() => {});
       throw error;
-    } finally {
-      file.close();
     }
+    file.close();
     const loaded = this.#loaded;
     if (loaded?.path === `${this.#base}.ckpt`) {
       // The index still reads rows and texts from the checkpoint it loaded: keep that file.
