@@ -2,21 +2,12 @@
  * Asks sift a question and streams the answer, showing each stage.
  *
  *   deno task ask "What is reciprocal rank fusion?" [--mode sparse] [--top-k 5] [--fusion 4]
- *     [--rerank one-turn|two-turn|relevance|two-turn-relevance|item|tot|none] [--top-n 3]
+ *     [--rerank STRATEGY] [--top-n 3]
  *     [--namespace ns]
  */
 import { type Command, commandArgs, fail, firstWords, orExit, usageMistake } from "./cli.ts";
 import { connect, readEvents } from "./client.ts";
-
-const STRATEGIES = [
-  "one-turn",
-  "two-turn",
-  "relevance",
-  "two-turn-relevance",
-  "item",
-  "tot",
-  "none",
-] as const;
+import { rerankStrategyNames } from "../shared/rerank/strategies.ts";
 
 const COMMAND = {
   usage: 'deno task ask "your question" [options]',
@@ -39,7 +30,13 @@ over the local index in SIFT_DATA_DIR (default .data).`,
       default: "5, or 10 with --rerank",
     },
     fusion: { type: "string", value: "N", help: "RAG-Fusion query variations", default: "off" },
-    rerank: { type: "string", help: "reranking strategy", choices: STRATEGIES, default: "none" },
+    rerank: {
+      type: "string",
+      value: "STRATEGY",
+      // The server checks the name, so a strategy it defines is taken whatever this list says.
+      help: `reranking strategy: ${rerankStrategyNames().join(", ")}`,
+      default: "none",
+    },
     "top-n": { type: "string", value: "N", help: "passages the reranker keeps", default: "3" },
     namespace: { type: "string", value: "NS", help: "the index namespace", default: "default" },
   },

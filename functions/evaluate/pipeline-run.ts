@@ -1,4 +1,5 @@
 import type { Pipeline } from "../../shared/pipeline.ts";
+import { strategySpec } from "../../shared/rerank/strategies.ts";
 import { streamStep } from "../../shared/steps/call.ts";
 import type { StepRecord } from "../../shared/steps/clock.ts";
 import type { StepContext, StepTransport } from "../../shared/steps/transport.ts";
@@ -61,7 +62,7 @@ export function stepReadingsOf(collected: Collected, pipeline: Pipeline): StepRe
   return {
     rerank: collected.reranked?.readings ?? { asked: 0, unreadable: 0 },
     rubric: once(
-      strategy === "two-turn" || strategy === "two-turn-relevance",
+      strategy !== undefined && strategySpec(strategy).rubric === "generated",
       Boolean(fell.rubric),
     ),
     variations: once(pipeline.retrieval.fusion > 0, Boolean(fell.variations)),

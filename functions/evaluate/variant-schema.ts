@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ITEM_MAX_ITERATIONS, ITEM_VARIANTS } from "../../shared/rerank/item-options.ts";
 import { TOT_UNITS } from "../../shared/rerank/tot/options.ts";
-import { BASE_VARIANTS, VARIANT_MODES, VARIANT_NAMES } from "./variants.ts";
+import { checkStrategyFit, rerankStrategySchema } from "../../shared/rerank/strategies.ts";
+import { VARIANT_MODES, variantNames } from "./variants.ts";
 
 /**
  * A variant of `POST /v1/evaluations` spelled as an object, the same thing
@@ -11,7 +12,7 @@ import { BASE_VARIANTS, VARIANT_MODES, VARIANT_NAMES } from "./variants.ts";
  * reports, checkpoints and history know the variant.
  */
 export const variantObjectSchema = z.strictObject({
-  strategy: z.enum(BASE_VARIANTS, { error: `must be one of ${BASE_VARIANTS.join(", ")}` }),
+  strategy: rerankStrategySchema(),
   mode: z.enum(VARIANT_MODES, { error: `must be one of ${VARIANT_MODES.join(", ")}` })
     .default("hybrid").meta({ description: "sparse (BM25), dense (KNN) or hybrid" }),
   fusion: z.boolean().default(false).meta({ description: "RAG-Fusion: four query variations" }),
@@ -30,13 +31,7 @@ export const variantObjectSchema = z.strictObject({
       description: "Keep at most this many survivors (default: every survivor)",
     }),
   }).optional(),
-}).refine((variant) => variant.item === undefined || variant.strategy === "item", {
-  path: ["item"],
-  error: "only strategy item takes these options",
-}).refine((variant) => variant.tot === undefined || variant.strategy === "tot", {
-  path: ["tot"],
-  error: "only strategy tot takes these options",
-}).transform(variantName);
+}).superRefine(checkStrategyFit()).transform(variantName);
 
 /** An object variant's name. */
 export function variantName(variant: {
@@ -81,7 +76,7 @@ export const variantsSchema = z.preprocess(
 )
   .transform((names) => names.map((name) => name.trim()).filter(Boolean))
   .pipe(
-    z.array(z.string()).min(1, { error: `name at least one of ${VARIANT_NAMES.join(", ")}` })
+    z.array(z.string()).min(1, { error: () => `name at least one of ${variantNames().join(", ")}` })
       .max(10),
   )
   .default(["none", "one-turn"]);

@@ -1,28 +1,14 @@
 import type { Pipeline } from "../../shared/pipeline.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
-import type { RerankStrategy } from "../../shared/rerank/types.ts";
-import {
-  ITEM_DEFAULT_ITERATIONS,
-  ITEM_VARIANTS,
-  type ItemOptions,
-} from "../../shared/rerank/item-options.ts";
-import { TOT_UNITS, type TotOptions } from "../../shared/rerank/tot/options.ts";
+import { rerankStrategy, rerankStrategyNames } from "../../shared/rerank/strategies.ts";
 import type { SearchMode } from "../../shared/vector/port.ts";
 import type { Variant } from "./types.ts";
 
-/** The rerank strategies a variant may name; `none` keeps retrieval's top 3. */
-export const BASE_VARIANTS = [
-  "none",
-  "one-turn",
-  "two-turn",
-  "relevance",
-  "two-turn-relevance",
-  "item",
-  "tot",
-] as const satisfies readonly RerankStrategy[];
-
-export type BaseVariant = (typeof BASE_VARIANTS)[number];
+/** The rerank strategies a variant may name (`none` keeps retrieval's top 3): every one defined. */
+export function baseVariants(): string[] {
+  return rerankStrategyNames();
+}
 
 /** RAG-Fusion's query variations when a variant ends in `+fusion`. */
 export const FUSION_VARIATIONS = 4;
@@ -34,50 +20,19 @@ const TOP_N = 3;
 export const VARIANT_MODES = ["sparse", "dense", "hybrid"] as const satisfies readonly SearchMode[];
 
 /** Every plain name `variantPipeline` accepts (options and `@mode` come on top). */
-export const VARIANT_NAMES: readonly string[] = BASE_VARIANTS.flatMap((
-  name,
-) => [name, `${name}+fusion`]);
+export function variantNames(): string[] {
+  return baseVariants().flatMap((name) => [name, `${name}+fusion`]);
+}
 
-const GRAMMAR = `use ${BASE_VARIANTS.join(", ")}, with options after colons ` +
-  `(item:A_s|AR_s|A_r:explicit|implicit:listwise|pointwise:top5:m1-m5, ` +
-  `tot:passage|sentence:cut<n>), optionally @sparse|dense|hybrid, then optionally +fusion`;
+function grammar(): string {
+  const options = rerankStrategyNames()
+    .flatMap((name) => rerankStrategy(name)?.variantGrammar ?? []);
+  return `use ${baseVariants().join(", ")}, with options after colons ` +
+    `(${options.join(", ")}), optionally @sparse|dense|hybrid, then optionally +fusion`;
+}
 
 function notAVariant(name: string, why = ""): never {
-  throw new InvalidRequestError(`variants: "${name}" is not a variant${why}; ${GRAMMAR}`);
-}
-
-function itemOptionsOf(options: readonly string[], name: string): ItemOptions {
-  const item: ItemOptions = {
-    variant: "AR_s",
-    answer: "explicit",
-    judgment: "listwise",
-    m: ITEM_DEFAULT_ITERATIONS,
-    start: "all",
-  };
-  for (const option of options) {
-    if ((ITEM_VARIANTS as readonly string[]).includes(option)) {
-      item.variant = option as ItemOptions["variant"];
-    } else if (option === "explicit" || option === "implicit") item.answer = option;
-    else if (option === "listwise" || option === "pointwise") item.judgment = option;
-    else if (option === "top5") item.start = "top5";
-    else if (/^m[1-5]$/.test(option)) item.m = Number(option.slice(1));
-    else notAVariant(name, ` (item has no option "${option}")`);
-  }
-  if (item.judgment === "pointwise" && item.variant !== "A_s") {
-    notAVariant(name, " (pointwise judgments need item variant A_s)");
-  }
-  return item;
-}
-
-function totOptionsOf(options: readonly string[], name: string) {
-  const tot: TotOptions = { unit: "passage" };
-  let cut: number | undefined;
-  for (const option of options) {
-    if ((TOT_UNITS as readonly string[]).includes(option)) tot.unit = option as TotOptions["unit"];
-    else if (/^cut[1-9]\d*$/.test(option)) cut = Number(option.slice(3));
-    else notAVariant(name, ` (tot has no option "${option}")`);
-  }
-  return { tot, cut };
+  throw new InvalidRequestError(`variants: "${name}" is not a variant${why}; ${grammar()}`);
 }
 
 /** How deep a variant retrieves and how much it keeps; the evaluation's defaults are REBEL's. */
@@ -112,30 +67,38 @@ export function variantPipeline(
   if (rest.length > 0 || (suffix !== undefined && suffix !== "fusion")) notAVariant(name);
   const [spec = "", mode = "hybrid", ...extra] = head.split("@");
   if (extra.length > 0 || !(VARIANT_MODES as readonly string[]).includes(mode)) notAVariant(name);
-  const [base, ...options] = spec.split(":");
-  if (!BASE_VARIANTS.includes(base as BaseVariant)) notAVariant(name);
-  const strategy = base as BaseVariant;
-  if (options.length > 0 && strategy !== "item" && strategy !== "tot") {
-    notAVariant(name, " (only item and tot take options)");
+  const [base = "", ...options] = spec.split(":");
+  const strategy = rerankStrategy(base);
+  if (!strategy) notAVariant(name);
+  const withOptions: { options?: Record<string, unknown>; cut?: number } | string =
+    strategy.variantOptions
+      ? strategy.variantOptions(options)
+      : options.length > 0
+      ? ` (only ${
+        baseVariants().filter((other) => rerankStrategy(other)?.variantOptions).join(" and ")
+      } take options)`
+      : {};
+  if (typeof withOptions === "string") {
+    notAVariant(name, withOptions.startsWith(" ") ? withOptions : ` (${withOptions})`);
   }
   const topK = settings.topK ?? RERANK_TOP_K;
   const keep = settings.keep ?? TOP_N;
   const fusion = suffix === "fusion" ? FUSION_VARIATIONS : 0;
   const retrieval = { mode: mode as SearchMode, fusion };
-  if (strategy === "none" && !settings.rankAll) {
+  if (!strategy.usesModel && !settings.rankAll) {
     return { retrieval: { ...retrieval, top_k: keep }, namespace, sequential: false };
   }
-  const tot = strategy === "tot" ? totOptionsOf(options, name) : undefined;
   return {
     retrieval: { ...retrieval, top_k: topK },
     rerank: {
-      strategy,
+      strategy: strategy.name as NonNullable<Pipeline["rerank"]>["strategy"],
       // ToT-RAG keeps every survivor of its tree (paper 003 §3.3) unless a cut is asked for.
-      top_n: tot ? tot.cut ?? topK : keep,
+      top_n: withOptions.cut ?? (strategy.keepsAll ? topK : keep),
       batch_size: DEFAULT_BATCH_SIZE,
       explain: false,
-      ...(strategy === "item" ? { item: itemOptionsOf(options, name) } : {}),
-      ...(tot ? { tot: tot.tot } : {}),
+      ...(strategy.optionsField && withOptions.options
+        ? { [strategy.optionsField]: withOptions.options }
+        : {}),
     },
     namespace,
     sequential: false,

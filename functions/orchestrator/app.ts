@@ -14,7 +14,11 @@ import {
 } from "../../shared/schemas.ts";
 import { StepClock } from "../../shared/steps/clock.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
-import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
+import {
+  checkStrategyFit,
+  defaultTopN,
+  rerankStrategySchema,
+} from "../../shared/rerank/strategies.ts";
 import { itemOptionsSchema } from "../../shared/rerank/item-options.ts";
 import { totOptionsSchema } from "../../shared/rerank/tot/options.ts";
 import { runQuery } from "./query.ts";
@@ -36,9 +40,7 @@ export const pipelineSchema = z.strictObject({
     ], { error: "must be true, false, a number of variations, or {variations}" }).default(0),
   }).prefault({}),
   rerank: z.strictObject({
-    strategy: z.enum(RERANK_STRATEGIES as [RerankStrategy, ...RerankStrategy[]], {
-      error: `must be one of ${RERANK_STRATEGIES.join(", ")}`,
-    }),
+    strategy: rerankStrategySchema(),
     /** Default 3 (REBEL's keep-3); strategy tot keeps every survivor unless a cut is asked for. */
     top_n: z.number().int().min(1).max(LIMITS.topK).optional(),
     batch_size: z.number().int().min(1).max(LIMITS.rerankBatchSize).default(DEFAULT_BATCH_SIZE),
@@ -63,22 +65,7 @@ export const pipelineSchema = z.strictObject({
       }),
       top_n: z.number().int().min(1).max(LIMITS.topK),
     }).optional(),
-  }).refine((rerank) => rerank.weights !== "rubric" || rerank.strategy.startsWith("two-turn"), {
-    path: ["weights"],
-    error: '"rubric" takes a generated rubric\'s weights: only the two-turn strategies have one',
-  }).refine((rerank) => rerank.item === undefined || rerank.strategy === "item", {
-    path: ["item"],
-    error: "only strategy item takes these options",
-  }).refine((rerank) => rerank.strategy !== "item" || rerank.weights === undefined, {
-    path: ["weights"],
-    error: "strategy item judges utility and takes no weights",
-  }).refine((rerank) => rerank.tot === undefined || rerank.strategy === "tot", {
-    path: ["tot"],
-    error: "only strategy tot takes these options",
-  }).refine((rerank) => rerank.strategy !== "tot" || rerank.weights === undefined, {
-    path: ["weights"],
-    error: "strategy tot scores on the dimensions its agent picks and takes no weights",
-  }).optional(),
+  }).superRefine(checkStrategyFit()).optional(),
   namespace: namespaceSchema,
   filter: metadataFilterSchema.optional(),
   /** Runs every step one after another: a baseline for measuring the concurrent pipeline. */
@@ -88,7 +75,7 @@ export const pipelineSchema = z.strictObject({
   retrieval: { ...retrieval, top_k: retrieval.top_k ?? (rerank ? 10 : 5) },
   // ToT-RAG keeps what passes both levels' thresholds (paper 003 §3.3): no cut of its own.
   rerank: rerank &&
-    { ...rerank, top_n: rerank.top_n ?? (rerank.strategy === "tot" ? LIMITS.topK : 3) },
+    { ...rerank, top_n: rerank.top_n ?? defaultTopN(rerank.strategy, LIMITS.topK) },
 }));
 
 const querySchemaBody = z.strictObject({

@@ -1,4 +1,5 @@
 import type { AnswerFormat } from "../../shared/structured-output/format.ts";
+import { strategySpec } from "../../shared/rerank/strategies.ts";
 import type { Span } from "@opentelemetry/api";
 import { inSpan } from "../../shared/tracing/spans.ts";
 import { pricedSteps } from "../../shared/cost/steps.ts";
@@ -99,7 +100,8 @@ async function runQueryInSpan(
   span: Span,
 ): Promise<void> {
   const { rerank, sequential, retrieval } = input.pipeline;
-  const twoTurn = rerank?.strategy === "two-turn" || rerank?.strategy === "two-turn-relevance";
+  const spec = rerank && strategySpec(rerank.strategy);
+  const twoTurn = spec?.rubric === "generated";
   const rubric = () =>
     generateRubric(context, input.query, rerank!.strategy, rerank!.weights === "rubric", clock);
   const early = twoTurn && !sequential ? started(rubric()) : undefined;
@@ -125,7 +127,7 @@ async function runQueryInSpan(
   await send("retrieval-end", retrieved);
   let hits = retrieved.results;
 
-  if (rerank && rerank.strategy !== "none") {
+  if (rerank && spec?.usesModel) {
     const generated = twoTurn ? await (early ?? rubric()) : undefined;
     if (generated) {
       await send("rubric-end", {
@@ -175,7 +177,7 @@ async function runQueryInSpan(
       if (!hit) return [];
       return typeof result.sentence === "string" ? [{ ...hit, text: result.sentence }] : [hit];
     });
-  } else if (rerank?.strategy === "none") {
+  } else if (rerank) {
     hits = hits.slice(0, rerank.top_n);
   }
 

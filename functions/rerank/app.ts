@@ -6,20 +6,19 @@ import { readJson, readRawJson, validate } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
 import { MAX_WEIGHT, rubricSchema } from "../../shared/rerank/rubric.ts";
-import { RERANK_STRATEGIES, type RerankStrategy } from "../../shared/rerank/types.ts";
+import { rerankStrategySchema } from "../../shared/rerank/strategies.ts";
 import { inlineDocumentSchema, querySchema, withoutReservedKeys } from "../../shared/schemas.ts";
 import { rerank } from "./rerank.ts";
 import { runCohereRerank } from "./cohere-run.ts";
-import { COHERE_MODELS, cohereSchema } from "./cohere.ts";
+import { cohereModels, cohereSchema } from "./cohere.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { cohereErrorSchema, errorBodySchema } from "../../shared/responses.ts";
 import { toCohereError } from "../../shared/http/error-shapes.ts";
 import { cohereV1Schema, isCohereSdk, isCohereV1Body } from "./cohere-v1.ts";
 import { cohereRerankResponseSchema, rerankResponseSchema } from "./responses.ts";
 import { itemOptionsSchema } from "../../shared/rerank/item-options.ts";
-import { checkItemRequest } from "./item/validate.ts";
 import { totOptionsSchema } from "../../shared/rerank/tot/options.ts";
-import { checkTotRequest } from "./tot/validate.ts";
+import { checkRerankRequest } from "./runners.ts";
 import { crossEncoderFor, rerankWithCrossEncoder } from "./cross-encoder.ts";
 import { rerankWithPrefilter } from "./prefilter.ts";
 import { CROSS_ENCODER_MODELS } from "../../shared/rerank/cross-encoder.ts";
@@ -39,9 +38,9 @@ const rerankSchema = z.strictObject({
     .max(LIMITS.rerankDocuments, {
       error: `must hold at most ${LIMITS.rerankDocuments} documents`,
     }),
-  strategy: z.enum(RERANK_STRATEGIES as [RerankStrategy, ...RerankStrategy[]], {
-    error: `must be one of ${RERANK_STRATEGIES.join(", ")}`,
-  }).optional().meta({ description: "Default `one-turn`; not with `model`" }),
+  strategy: rerankStrategySchema().optional().meta({
+    description: "Default `one-turn`; not with `model`",
+  }),
   model: crossEncoderModelSchema.optional().meta({
     description: "A cross-encoder ranks alone instead of a strategy " +
       "(`@cf/baai/bge-reranker-base`, Workers AI): scores in [0, 1], `scores` null",
@@ -167,16 +166,7 @@ export function mountRerank(app: Hono<AppEnv>): void {
           ),
         );
       }
-      if (body.rubric && !body.strategy.startsWith("two-turn")) {
-        throw new InvalidRequestError("rubric: only the two-turn strategies take a rubric");
-      }
-      checkItemRequest(body);
-      checkTotRequest(body);
-      if (body.weights === "rubric" && !body.strategy.startsWith("two-turn")) {
-        throw new InvalidRequestError(
-          'weights: "rubric" takes a generated rubric\'s weights: only the two-turn strategies have one',
-        );
-      }
+      checkRerankRequest(body);
       const request = {
         ...body,
         documents: toDocuments(body.documents),
@@ -200,7 +190,7 @@ export function mountRerank(app: Hono<AppEnv>): void {
     describe({
       tag: "rerank",
       summary: "Rerank, Cohere v2-compatible",
-      description: `\`model\` names the strategy: ${Object.keys(COHERE_MODELS).join(", ")}. ` +
+      description: `\`model\` names the strategy: ${cohereModels().join(", ")}. ` +
         "Answers `min(top_n, documents.length)` results (all without `top_n`), best first, " +
         "for every model. Scores are in [0, 1]: the final score over the most the rubric " +
         "allows; for `sift-item`, the utility set's scores are above 0.5 and the others' " +

@@ -11,9 +11,8 @@ import {
   strategyOf,
 } from "./cohere.ts";
 import { crossEncoderFor, rerankWithCrossEncoder } from "./cross-encoder.ts";
-import { checkItemRequest } from "./item/validate.ts";
 import { rerank } from "./rerank.ts";
-import { checkTotRequest } from "./tot/validate.ts";
+import { checkRerankRequest } from "./runners.ts";
 
 /**
  * A Cohere rerank request run through sift: a cross-encoder `model` ranks
@@ -45,8 +44,7 @@ export async function runCohereRerank(
     return cohereReply(results, [], undefined, version);
   }
   const strategy = strategyOf(body.model);
-  checkItemRequest({ strategy, documents: texts });
-  checkTotRequest({ strategy, documents: texts });
+  checkRerankRequest({ strategy, documents: texts });
   const reranked = await rerank(c.var.deps, {
     query: body.query,
     documents: texts.map((text) => ({ text })),

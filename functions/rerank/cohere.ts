@@ -3,23 +3,26 @@ import { InvalidRequestError } from "../../shared/errors.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { maxFinalScore } from "../../shared/rerank/rubric.ts";
 import type { RerankStrategy } from "../../shared/rerank/types.ts";
+import {
+  rerankStrategy,
+  rerankStrategyNames,
+  strategySpec,
+} from "../../shared/rerank/strategies.ts";
 import { tokenize } from "../../shared/text/tokenize.ts";
 import { querySchema } from "../../shared/schemas.ts";
 import { CROSS_ENCODER_MODELS } from "../../shared/rerank/cross-encoder.ts";
 import type { RerankResponse } from "./rerank.ts";
 
-/** Cohere's v2 model names, each a sift strategy. */
-export const COHERE_MODELS: Record<string, RerankStrategy> = {
-  "sift-one-turn": "one-turn",
-  "sift-two-turn": "two-turn",
-  "sift-relevance": "relevance",
-  "sift-two-turn-relevance": "two-turn-relevance",
-  "sift-item": "item",
-  "sift-tot": "tot",
-};
+/** Cohere's model names for sift's strategies: `sift-<strategy>` for each that asks a model. */
+export function cohereModels(): string[] {
+  return rerankStrategyNames().filter((name) => strategySpec(name).usesModel)
+    .map((name) => `sift-${name}`);
+}
 
 /** Every `model` `/v2/rerank` takes: sift's strategies, then the cross-encoders. */
-const RERANK_MODEL_NAMES: string[] = [...Object.keys(COHERE_MODELS), ...CROSS_ENCODER_MODELS];
+function rerankModelNames(): string[] {
+  return [...cohereModels(), ...CROSS_ENCODER_MODELS];
+}
 
 /** One document's text; a longer one would hold every prompt (and the event loop) up. */
 const cohereDocumentText = z.string({ error: "must be a string" })
@@ -33,14 +36,16 @@ const cohereDocumentText = z.string({ error: "must be a string" })
  * (`priority` accepted and ignored), and `discarded`, sift's own.
  */
 export const cohereSchema = z.strictObject({
-  model: z.enum(RERANK_MODEL_NAMES as [string, ...string[]], {
-    error: (issue) =>
-      `unknown model ${JSON.stringify(issue.input)}; valid models: ${
-        RERANK_MODEL_NAMES.join(", ")
-      }`,
-  }).meta({
-    description: "The strategy, or a cross-encoder (`@cf/baai/bge-reranker-base`, Workers AI)",
-  }),
+  model: z.string({ error: () => `must be one of ${rerankModelNames().join(", ")}` })
+    .refine((model) => rerankModelNames().includes(model), {
+      error: (issue) =>
+        `unknown model ${JSON.stringify(issue.input)}; valid models: ${
+          rerankModelNames().join(", ")
+        }`,
+    }).meta({
+      enum: rerankModelNames(),
+      description: "The strategy, or a cross-encoder (`@cf/baai/bge-reranker-base`, Workers AI)",
+    }),
   query: querySchema,
   documents: z.array(
     z.union([cohereDocumentText, z.record(z.string(), cohereDocumentText)], {
@@ -81,13 +86,13 @@ export type CohereRequest = z.output<typeof cohereSchema>;
 
 /** The strategy a Cohere `model` names; an own key only ("constructor" finds nothing). */
 export function strategyOf(model: string): RerankStrategy {
-  const strategy = Object.hasOwn(COHERE_MODELS, model) ? COHERE_MODELS[model] : undefined;
-  if (!strategy) {
+  const strategy = model.startsWith("sift-") ? rerankStrategy(model.slice(5)) : undefined;
+  if (!strategy?.usesModel) {
     throw new InvalidRequestError(
-      `model: unknown model "${model}"; valid models: ${Object.keys(COHERE_MODELS).join(", ")}`,
+      `model: unknown model "${model}"; valid models: ${cohereModels().join(", ")}`,
     );
   }
-  return strategy;
+  return strategy.name as RerankStrategy;
 }
 
 /** The text each document is ranked on: its rank fields, cut to `max_tokens_per_doc`. */
@@ -134,7 +139,7 @@ export function cohereResults(
 ): { results: CohereResult[]; discarded: { index: number; reason: string }[] } {
   // Cohere's scores are in [0, 1]: the final score over the most the rubric allows.
   // ITEM's scores are in (0, 1] already (item/score.ts), ToT's the mean level-2 score.
-  const scale = strategy === "item" || strategy === "tot"
+  const scale = strategySpec(strategy).unitScores
     ? 1
     : reranked.rubric
     ? maxFinalScore(reranked.rubric)

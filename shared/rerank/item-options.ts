@@ -82,3 +82,30 @@ export const itemIterationSchema = z.object({
   }),
   degraded: z.literal(true).optional(),
 });
+
+/**
+ * An evaluation variant's ITEM options (`item:A_r:implicit:m2`) as request
+ * options, or why one is not an option.
+ */
+export function itemVariantOptions(options: readonly string[]): { options: ItemOptions } | string {
+  const item: ItemOptions = {
+    variant: "AR_s",
+    answer: "explicit",
+    judgment: "listwise",
+    m: ITEM_DEFAULT_ITERATIONS,
+    start: "all",
+  };
+  for (const option of options) {
+    if ((ITEM_VARIANTS as readonly string[]).includes(option)) {
+      item.variant = option as ItemOptions["variant"];
+    } else if (option === "explicit" || option === "implicit") item.answer = option;
+    else if (option === "listwise" || option === "pointwise") item.judgment = option;
+    else if (option === "top5") item.start = "top5";
+    else if (/^m[1-5]$/.test(option)) item.m = Number(option.slice(1));
+    else return `item has no option "${option}"`;
+  }
+  if (item.judgment === "pointwise" && item.variant !== "A_s") {
+    return "pointwise judgments need item variant A_s";
+  }
+  return { options: item };
+}

@@ -36,6 +36,7 @@ export type Judgment = {
   revised?: true;
 };
 
+/** sift's own strategies' names; `strategies.ts` declares what each takes. */
 export type RerankStrategy =
   | "one-turn"
   | "two-turn"
@@ -46,15 +47,6 @@ export type RerankStrategy =
   | "item"
   /** ToT-RAG's two-level tree of evaluation dimensions (paper 003): `functions/rerank/tot/`. */
   | "tot";
-export const RERANK_STRATEGIES: readonly RerankStrategy[] = [
-  "one-turn",
-  "two-turn",
-  "relevance",
-  "two-turn-relevance",
-  "none",
-  "item",
-  "tot",
-];
 
 /**
  * What a rerank read from its model's replies: the values it asked for

@@ -1,19 +1,10 @@
+import { rerankStrategyNames } from "../../../shared/rerank/strategies.ts";
 import { CONSOLE_SCRIPT } from "./script.ts";
 import { CONSOLE_STYLE } from "./style.ts";
 
-const STRATEGIES = [
-  "none",
-  "one-turn",
-  "two-turn",
-  "relevance",
-  "two-turn-relevance",
-  "item",
-  "tot",
-];
-
 function strategyOptions(selected: string): string {
   const options = [`<option value="">no rerank step</option>`].concat(
-    STRATEGIES.map((name) =>
+    rerankStrategyNames().map((name) =>
       `<option value="${name}"${name === selected ? " selected" : ""}>${name}</option>`
     ),
   );

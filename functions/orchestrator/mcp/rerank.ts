@@ -2,7 +2,8 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp";
 import { z } from "zod";
 import { LIMITS } from "../../../shared/limits.ts";
 import { MAX_WEIGHT, rubricSchema } from "../../../shared/rerank/rubric.ts";
-import { RERANK_STRATEGIES, type RerankStrategy } from "../../../shared/rerank/types.ts";
+import type { RerankStrategy } from "../../../shared/rerank/types.ts";
+import { rerankStrategyNames } from "../../../shared/rerank/strategies.ts";
 import { inlineDocumentSchema, querySchema, withoutReservedKeys } from "../../../shared/schemas.ts";
 import { callStep } from "../../../shared/steps/call.ts";
 import { resolveStep } from "../../../shared/steps/transport.ts";
@@ -20,8 +21,9 @@ const rerankInput = {
   }).min(1, { error: "must hold at least one document" }).max(LIMITS.rerankDocuments, {
     error: `must hold at most ${LIMITS.rerankDocuments} documents`,
   }),
-  strategy: z.enum(RERANK_STRATEGIES as [RerankStrategy, ...RerankStrategy[]], {
-    error: `must be one of ${RERANK_STRATEGIES.join(", ")}`,
+  // The strategies defined when the tool is listed (an MCP client reads the enum).
+  strategy: z.enum(rerankStrategyNames() as [RerankStrategy, ...RerankStrategy[]], {
+    error: `must be one of ${rerankStrategyNames().join(", ")}`,
   }).default("two-turn").meta({
     description: "two-turn infers the criteria from the query (REBEL); one-turn uses five " +
       "fixed ones; relevance scores relevance alone; item and tot are ITEM and ToT-RAG",

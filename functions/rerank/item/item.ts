@@ -1,4 +1,4 @@
-import { sha256Hex } from "../../../shared/hash.ts";
+import { documentDigests, RERANK_RESULT_TTL_SECONDS, resultCacheKey } from "../cache.ts";
 import { promptTag } from "../../../shared/llm/prompt.ts";
 import {
   type ItemIteration,
@@ -37,8 +37,6 @@ export type ItemRerankResponse = {
   readings: Readings;
 };
 
-const RESULT_TTL_SECONDS = 24 * 3600;
-
 const PROMPT_TAGS = [
   itemAnswerPrompt,
   itemAnswerImplicitPrompt,
@@ -53,16 +51,14 @@ async function cacheKey(
   request: ItemRerankRequest,
   options: ItemOptions,
 ): Promise<string> {
-  return `rerank-item:${await sha256Hex(JSON.stringify({
+  return await resultCacheKey("rerank-item", {
     query: request.query,
-    documents: await Promise.all(
-      request.documents.map((d) => sha256Hex(JSON.stringify([d.text, d.metadata ?? {}]))),
-    ),
+    documents: await documentDigests(request.documents, { metadata: true }),
     options,
     model: deps.llm.model,
     structured: deps.llm.structuredOutputs,
     prompts: PROMPT_TAGS,
-  }))}`;
+  });
 }
 
 /**
@@ -113,7 +109,7 @@ export async function rerankItem(
     stop_reason: run.stop_reason,
     readings: { asked: ledger.asked, unreadable: ledger.degraded },
   };
-  if (!full.degraded) await deps.cache.set(key, full, { ttlSeconds: RESULT_TTL_SECONDS });
+  if (!full.degraded) await deps.cache.set(key, full, { ttlSeconds: RERANK_RESULT_TTL_SECONDS });
   return {
     ...full,
     results: full.results.slice(0, topN),

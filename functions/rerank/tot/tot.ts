@@ -1,4 +1,4 @@
-import { sha256Hex } from "../../../shared/hash.ts";
+import { documentDigests, RERANK_RESULT_TTL_SECONDS, resultCacheKey } from "../cache.ts";
 import { promptTag } from "../../../shared/llm/prompt.ts";
 import { DEFAULT_BATCH_CONCURRENCY } from "../../../shared/rerank/batch.ts";
 import {
@@ -37,8 +37,6 @@ export type TotResponse = {
   warnings?: string[];
 };
 
-const RESULT_TTL_SECONDS = 24 * 3600;
-
 const PROMPT_TAGS = [totAgentPrompt, totQualityPrompt, totSimilarityPrompt, totThresholdPrompt]
   .map(promptTag).join(",");
 
@@ -47,14 +45,14 @@ async function cacheKey(
   request: { query: string; documents: readonly RerankDocument[] },
   options: TotOptions,
 ): Promise<string> {
-  return `rerank-tot:${await sha256Hex(JSON.stringify({
+  return await resultCacheKey("rerank-tot", {
     query: request.query,
-    documents: await Promise.all(request.documents.map((d) => sha256Hex(d.text))),
+    documents: await documentDigests(request.documents, { metadata: false }),
     options,
     model: deps.llm.model,
     structured: deps.llm.structuredOutputs,
     prompts: PROMPT_TAGS,
-  }))}`;
+  });
 }
 
 /**
@@ -170,6 +168,6 @@ export async function rerankTot(
     },
     ...(warnings.length ? { warnings } : {}),
   };
-  if (!full.degraded) await deps.cache.set(key, full, { ttlSeconds: RESULT_TTL_SECONDS });
+  if (!full.degraded) await deps.cache.set(key, full, { ttlSeconds: RERANK_RESULT_TTL_SECONDS });
   return { ...full, results: full.results.slice(0, topN), usage: { ...usage, cached: false } };
 }

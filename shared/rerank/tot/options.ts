@@ -87,3 +87,20 @@ export const totOptionsSchema = z.strictObject({
 export type TotOptions =
   & Omit<z.infer<typeof totOptionsSchema>, "dimensions_per_level">
   & { dimensions_per_level?: number | undefined };
+
+/**
+ * An evaluation variant's ToT options (`tot:sentence:cut5`) as request
+ * options and a cut, or why one is not an option.
+ */
+export function totVariantOptions(
+  options: readonly string[],
+): { options: TotOptions; cut?: number } | string {
+  const tot: TotOptions = { unit: "passage" };
+  let cut: number | undefined;
+  for (const option of options) {
+    if ((TOT_UNITS as readonly string[]).includes(option)) tot.unit = option as TotOptions["unit"];
+    else if (/^cut[1-9]\d*$/.test(option)) cut = Number(option.slice(3));
+    else return `tot has no option "${option}"`;
+  }
+  return cut === undefined ? { options: tot } : { options: tot, cut };
+}
