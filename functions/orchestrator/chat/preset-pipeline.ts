@@ -1,4 +1,4 @@
-import { pipelineSchema } from "../app.ts";
+import { pipelineSchema } from "../../../shared/pipeline.ts";
 import { modelNotFound } from "./errors.ts";
 import { CHAT_PRESETS, presetBody } from "./presets.ts";
 

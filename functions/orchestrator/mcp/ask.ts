@@ -3,7 +3,7 @@ import { z } from "zod";
 import { metadataFilterSchema, namespaceSchema, querySchema } from "../../../shared/schemas.ts";
 import { StepClock } from "../../../shared/steps/clock.ts";
 import type { SearchHit } from "../../../shared/vector/port.ts";
-import { pipelineSchema } from "../app.ts";
+import { pipelineSchema } from "../../../shared/pipeline.ts";
 import { CHAT_PRESETS } from "../chat/presets.ts";
 import { runQuery } from "../query.ts";
 import { runTool } from "./cancel.ts";
