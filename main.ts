@@ -4,9 +4,7 @@
  *   deno task start
  */
 import { ALL_IN_ONE_SERVES, createSiftApp } from "./app.ts";
-import { runNightly } from "./functions/evaluate/scheduled-entry.ts";
 import { readConfig } from "./shared/config.ts";
-import { handleJobMessage } from "./shared/jobs/consume.ts";
 import { indexLogIn, jobsIn } from "./shared/deno/data-dir.ts";
 import { lockDataDirOrExit } from "./shared/deno/data-dir-lock.ts";
 import { denoHandler } from "./shared/deno/serve-handler.ts";
@@ -31,6 +29,14 @@ function startupConfig() {
     }
     throw error;
   }
+}
+
+/**
+ * A module this file needs only later (the first job, the nightly run). Not a
+ * literal `import()`: Deno parses those at start, taken or not (see app.ts).
+ */
+async function importLater<Module>(path: string): Promise<Module> {
+  return await import(new URL(path, import.meta.url).href) as Module;
 }
 
 /** What serves each port; a provider that cannot be built (its keys missing) stops the start. */
@@ -60,8 +66,12 @@ function listenOrExit<Server>(port: number, listen: () => Server): Server {
   }
 }
 
-if (import.meta.main) {
-  startArgs(); // --help answers before anything starts
+/**
+ * Starts the server: config, the data-dir lock, jobs, the nightly cron, then
+ * `Deno.serve` until SIGINT or SIGTERM. `args` are the command's (`--help`).
+ */
+export async function startSift(args: readonly string[] = Deno.args): Promise<void> {
+  startArgs(args); // --help answers before anything starts
   // A stray error of the Postgres client is one log line, not the end of every request.
   keepServingPastClientErrors();
   const config = startupConfig();
@@ -85,9 +95,13 @@ if (import.meta.main) {
   const app = createSiftApp({ runtime });
   // Jobs accepted with 202 wait in Deno KV's queue (a file under SIFT_DATA_DIR); messages left
   // by a process that died are handed out again once their lease runs out.
-  jobs.listen((message) => {
+  // Loaded with the first message (as each function's routes load with their first request).
+  jobs.listen(async (message) => {
     const env = Deno.env.toObject();
-    return handleJobMessage(message, {
+    const { handleJobMessage } = await importLater<typeof import("./shared/jobs/consume.ts")>(
+      "./shared/jobs/consume.ts",
+    );
+    return await handleJobMessage(message, {
       backend: jobs,
       config: runtime.config(env),
       fetch: async (request) => await app.fetch(request, env),
@@ -102,6 +116,9 @@ if (import.meta.main) {
   }
   // The nightly evaluation: history and regression flags in the cache store (see README).
   Deno.cron("sift nightly evaluation", "0 3 * * *", async () => {
+    const { runNightly } = await importLater<
+      typeof import("./functions/evaluate/scheduled-entry.ts")
+    >("./functions/evaluate/scheduled-entry.ts");
     await runNightly(app, runtime, ALL_IN_ONE_SERVES, Deno.env.toObject());
   });
   const hostname = Deno.env.get("HOST") ?? "127.0.0.1";
@@ -141,3 +158,5 @@ if (import.meta.main) {
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, stop);
 }
+
+if (import.meta.main) await startSift();

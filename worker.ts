@@ -1,4 +1,5 @@
 import { ALL_IN_ONE_SERVES, createSiftApp } from "./app.ts";
+import { importBundledMount } from "./mount-imports.ts";
 import { nightlyHandler } from "./functions/evaluate/scheduled-entry.ts";
 import { Runtime } from "./shared/runtime.ts";
 import { workersAiBindingFetch } from "./providers/workers-ai/openai-fetch.ts";
@@ -14,7 +15,8 @@ const runtime = new Runtime({
   llmFetch: workersAiBindingFetch,
   jobs: (env) => jobsFromBindings(env, stateFromBindings(env)?.records),
 });
-const app = createSiftApp({ runtime });
+// Each function's routes still load on first use, from the one bundle wrangler built.
+const app = createSiftApp({ runtime, importMount: importBundledMount });
 
 /**
  * The all-in-one Worker (`sift-all-in-one`): every function on one route

@@ -61,28 +61,39 @@ const documentSchema = z.looseObject({
   paths: z.record(z.string(), z.looseObject({})),
 });
 
+/** Every route of an app, its lazily loaded mounts' too (server.ts). */
+export type RoutesOf = () => Promise<Hono<AppEnv>["routes"]>;
+
 /**
- * The document of every described route on `app`, built on the first call
- * (not at start-up: a Worker that is never asked pays nothing), then reused.
+ * The document of every described route on `app` (or of `routes`, when its
+ * mounts load lazily), built on the first call (not at start-up: a Worker
+ * that is never asked pays nothing), then reused.
  */
-export function documentOf(app: Hono<AppEnv>): () => Promise<OpenApiDocument> {
+export function documentOf(app: Hono<AppEnv>, routes?: RoutesOf): () => Promise<OpenApiDocument> {
   let built: Promise<OpenApiDocument> | undefined;
+  // hono-openapi reads nothing of the app but its `routes`.
+  const source = async () => routes ? { routes: await routes() } as unknown as Hono<AppEnv> : app;
   return () => {
-    built ??=
-      (generateSpecs(app, { documentation: DOCUMENTATION, excludeStaticFile: false }) as Promise<
+    built ??= source().then((hono) =>
+      generateSpecs(hono, { documentation: DOCUMENTATION, excludeStaticFile: false }) as Promise<
         OpenApiDocument
-      >)
-        .catch((error) => {
-          built = undefined;
-          throw error;
-        });
+      >
+    )
+      .catch((error) => {
+        built = undefined;
+        throw error;
+      });
     return built;
   };
 }
 
 /** `GET /openapi.json`: this app's document, extended when the app forwards routes. */
-export function mountOpenApi(app: Hono<AppEnv>, extend?: ExtendDocument): void {
-  const own = documentOf(app);
+export function mountOpenApi(
+  app: Hono<AppEnv>,
+  extend?: ExtendDocument,
+  routes?: RoutesOf,
+): void {
+  const own = documentOf(app, routes);
   app.get(
     "/openapi.json",
     describe({

@@ -21,14 +21,16 @@ import { rateLimit } from "../ratelimit/middleware.ts";
 import { markInProcess } from "../ratelimit/origin.ts";
 import { crossOrigin, securityHeaders } from "./browser-safety.ts";
 import { hopByHopHeaders } from "./hop-by-hop.ts";
+import { isLazyMount, type LazyMount, LazyRoutes } from "./lazy-mount.ts";
 
-export type { AppEnv, Mount };
+export type { AppEnv, LazyMount, Mount };
 
 export type ServerOptions = {
   runtime: Runtime;
-  mounts: Mount[];
+  /** In order; a `LazyMount` is loaded the first time a request reaches its paths. */
+  mounts: (Mount | LazyMount)[];
   /** Routes open even with `API_KEYS`, mounted before the key check (the console page). */
-  open?: Mount[];
+  open?: (Mount | LazyMount)[];
   /** The steps whose routes this app serves itself: other apps' steps are reached remotely. */
   serves: readonly StepName[];
   /** Load the demo corpus into an empty embedded index (apps that search or ingest). */
@@ -82,10 +84,10 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     if (status === 408) c.header("Connection", "close");
     return c.json(body, status as 400);
   });
-  // Read once every route is mounted (below): a known path asked with another method is a 405.
-  const routes: { allowed?: ReturnType<typeof allowedMethods> } = {};
-  app.notFound((c) => {
-    const methods = routes.allowed?.of(c.req.path);
+  // Known once every route is mounted (below): a known path asked with another method is a 405.
+  const routes = new MountedRoutes(app);
+  app.notFound(async (c) => {
+    const methods = (await routes.allowed(c.req.path)).of(c.req.path);
     // A path no route serves speaks the API its prefix names.
     const shape = methods ? errorShapeOf(c.req.path) : unknownPathShape(c.req.path);
     if (methods) {
@@ -183,12 +185,70 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     },
   );
 
-  for (const mount of options.open ?? []) mount(app);
+  for (const mount of options.open ?? []) routes.mount(mount);
   app.use("*", requireApiKey());
   app.use("*", rateLimit());
   mountRecoveryAcknowledgement(app);
-  for (const mount of options.mounts) mount(app);
-  mountOpenApi(app, options.extendOpenApi);
-  routes.allowed = allowedMethods(app);
+  for (const mount of options.mounts) routes.mount(mount);
+  mountOpenApi(app, options.extendOpenApi, () => routes.all());
+  mountedRoutes.set(app, routes);
   return app;
+}
+
+const mountedRoutes = new WeakMap<Hono<AppEnv>, MountedRoutes>();
+
+/**
+ * Every route of an app from `createServer`, in order, its lazy mounts loaded
+ * (`app.routes` lists a lazy mount as the middleware that loads it).
+ *
+ * @example
+ * const routes = await routesOf(createSiftApp());
+ */
+export async function routesOf(app: Hono<AppEnv>): Promise<Hono<AppEnv>["routes"]> {
+  return await mountedRoutes.get(app)?.all() ?? app.routes;
+}
+
+/**
+ * The routes of an app whose mounts may load on first use: every route in
+ * the order mounted (the OpenAPI document loads every mount), and the
+ * methods a path is served with (a 405), reading only the mounts that
+ * cover that path.
+ */
+class MountedRoutes {
+  readonly #app: Hono<AppEnv>;
+  readonly #lazy = new Map<unknown, LazyRoutes>();
+  #ownAllowed: ReturnType<typeof allowedMethods> | undefined;
+
+  constructor(app: Hono<AppEnv>) {
+    this.#app = app;
+  }
+
+  mount(mount: Mount | LazyMount): void {
+    if (!isLazyMount(mount)) return mount(this.#app);
+    const lazy = new LazyRoutes(mount, this.#app);
+    this.#lazy.set(lazy.middleware, lazy);
+    for (const path of mount.paths) this.#app.use(path, lazy.middleware);
+  }
+
+  async allowed(path: string): Promise<ReturnType<typeof allowedMethods>> {
+    const covering = [...new Set(this.#lazy.values())].filter((lazy) => lazy.covers(path));
+    if (covering.length === 0) return this.#ownAllowed ??= allowedMethods(this.#app);
+    await Promise.all(covering.map((lazy) => lazy.load()));
+    const loaded = covering.flatMap((lazy) => lazy.routes ?? []);
+    return allowedMethods({ routes: [...this.#app.routes, ...loaded] });
+  }
+
+  /** Every route, each lazy mount's where it was mounted. */
+  async all(): Promise<Hono<AppEnv>["routes"]> {
+    const lazies = [...new Set(this.#lazy.values())];
+    await Promise.all(lazies.map((lazy) => lazy.load()));
+    const listed = new Set<LazyRoutes>();
+    return this.#app.routes.flatMap((route) => {
+      const lazy = this.#lazy.get(route.handler);
+      if (!lazy) return [route];
+      if (listed.has(lazy)) return [];
+      listed.add(lazy);
+      return lazy.routes ?? [];
+    });
+  }
 }

@@ -46,6 +46,29 @@ Deno.test("an MCP client that cancels ask mid-answer stops the model's stream (n
   }
 });
 
+/**
+ * `fetch` whose reply body is cancelled (its connection closed) when the request's signal
+ * aborts, as a browser does: Deno's `fetch` may go on reading a body after an abort, and the
+ * server cannot see a client leave while its socket is open and read.
+ */
+const leavingFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  const signal = init?.signal;
+  if (!response.body || !signal) return response;
+  const reader = response.body.getReader();
+  const leave = () => void reader.cancel().catch(() => {});
+  signal.addEventListener("abort", leave, { once: true });
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: leave,
+  });
+  return new Response(body, response);
+};
+
 Deno.test("an MCP client that disconnects mid-answer stops the model's stream", async () => {
   const upstream = startEndlessUpstream();
   const dataDir = await Deno.makeTempDir({ prefix: "sift-mcp-leave-" });
@@ -55,7 +78,7 @@ Deno.test("an MCP client that disconnects mid-answer stops the model's stream", 
       LLM_BASE_URL: upstream.baseURL,
       LLM_API_KEY: "test",
     });
-    const { client, close } = await connectMcp(sift.url);
+    const { client, close } = await connectMcp(sift.url, { fetch: leavingFetch });
     let closed: Promise<void> | undefined;
     const call = client.callTool({ name: "ask", arguments: QUESTION }, undefined, {
       onprogress: (note) => {

@@ -16,6 +16,7 @@ import { createJudgeServer } from "../../functions/judge/server.ts";
 import { createOrchestratorServer } from "../../functions/orchestrator/server.ts";
 import { createRerankServer } from "../../functions/rerank/server.ts";
 import type { OpenApiDocument } from "../../shared/http/openapi-document.ts";
+import { routesOf } from "../../shared/http/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
 import { EMPTY_ENV, type ErrorBody, withoutErrorLogs } from "./helpers.ts";
 
@@ -75,7 +76,7 @@ Deno.test("the validator refuses a document with an undeclared path parameter or
 Deno.test("every route of the all-in-one app is in the document, with a body schema and a 2xx reply", async () => {
   const app = createSiftApp();
   const document = await documentFrom(app);
-  const routes = app.routes
+  const routes = (await routesOf(app))
     // Middleware (`app.use`) registers as ALL on a wildcard path: not a route.
     .filter((route) => !(route.method === "ALL" && route.path.includes("*")))
     .map((route) => `${route.method} ${route.path.replace(/:([A-Za-z_]\w*)/g, "{$1}")}`);

@@ -9,6 +9,7 @@ import { createSiftApp } from "../../app.ts";
 import { ROUTE_OWNERS } from "../../functions/orchestrator/forward.ts";
 import { createOrchestratorServer } from "../../functions/orchestrator/server.ts";
 import { Runtime } from "../../shared/runtime.ts";
+import { routesOf as allRoutesOf } from "../../shared/http/server.ts";
 import { readEvents, withoutErrorLogs } from "./helpers.ts";
 
 type Recorded = { path: string; authorization: string | null; requestId: string | null };
@@ -145,7 +146,7 @@ Deno.test("the orchestrator alone forwards the routes it does not compose to the
   assert.equal(missing.status, 404);
 });
 
-Deno.test("every public route of the all-in-one app is the orchestrator's own or has an owner it forwards to", () => {
+Deno.test("every public route of the all-in-one app is the orchestrator's own or has an owner it forwards to", async () => {
   const owned = (path: string) =>
     ROUTE_OWNERS.some((owner) =>
       owner.path === path ||
@@ -159,7 +160,7 @@ Deno.test("every public route of the all-in-one app is the orchestrator's own or
   for (const route of ["POST /v1/query", "POST /v1/chat/completions", "GET /v1/models"]) {
     assert.ok(own.has(route), route);
   }
-  const routes = routesOf(createSiftApp());
+  const routes = routesOf({ routes: await allRoutesOf(createSiftApp()) });
   assert.ok(routes.length > 15, routes.join(", "));
   const orphans = routes.filter((route) => !own.has(route) && !owned(route.split(" ")[1]!));
   assert.deepEqual(orphans, []);
