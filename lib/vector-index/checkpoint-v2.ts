@@ -212,9 +212,9 @@ function* postingSections(
 ) {
   const make = (size: number): Uint16Array | Float32Array =>
     values === "u16" ? new Uint16Array(size) : new Float32Array(size);
-  // The terms' postings also get a CRC each (slots, then values): a load reads a term a search
+  // Each posting also gets a CRC (slots, then values): a load reads a term or a dimension a search
   // needs by position, checked on its own, while the sections are still being read whole.
-  const crcs = prefix === "term" ? postingCrcs(postings.length) : undefined;
+  const crcs = postingCrcs(postings.length);
   const batches = function* (part: "offsets" | "slots" | "values") {
     let base = 0;
     for (let from = 0; from < postings.length; from += BATCH) {
@@ -230,7 +230,7 @@ function* postingSections(
         yield bytesOf(offsets.subarray(0, offsets.length - 1));
       } else {
         const values = part === "slots" ? batch.slots : batch.values;
-        crcs?.add(from, batch.offsets, values);
+        crcs.add(from, batch.offsets, values);
         yield bytesOf(values);
       }
       base += batch.total;
@@ -240,7 +240,7 @@ function* postingSections(
   yield* section(sections, `${prefix}Offsets`, batches("offsets"));
   yield* section(sections, `${prefix}Slots`, batches("slots"));
   yield* section(sections, `${prefix}Values`, batches("values"));
-  if (crcs) yield* section(sections, `${prefix}Crcs`, [bytesOf(crcs.crcs)]);
+  yield* section(sections, `${prefix}Crcs`, [bytesOf(crcs.crcs)]);
 }
 
 /** Live rows copied out `ROWS_PER_PIECE` at a time (a view into memory that may grow must not be written). */
@@ -417,13 +417,43 @@ export function planNamespace(
   let dimOffsets = new Uint32Array(dimensions + 1);
   let dimSlots = new Uint32Array(0);
   let dimValues = new Float32Array(0);
+  let storedDims: StoredPostings | undefined;
   let vectors: DenseVectors | undefined;
   let pendingRows: PendingRows | undefined;
   let pendingCodes: PendingRows | undefined;
   if (!dense) {
     dimOffsets = fill("dimOffsets", dimOffsets);
-    dimSlots = fill("dimSlots", new Uint32Array(entry.dimEntries));
-    dimValues = fill("dimValues", new Float32Array(entry.dimEntries));
+    dimSlots = new Uint32Array(entry.dimEntries);
+    dimValues = new Float32Array(entry.dimEntries);
+    const dimBytes = (entry.sections.dimSlots?.bytes ?? 0) + (entry.sections.dimValues?.bytes ?? 0);
+    // Deferred as the term postings are (checkpoints since #44 hold a CRC per dimension): at 300k
+    // one-chunk documents with the offline model's vectors they are a third of the checkpoint, and
+    // read before serving they made a restart grow with the index.
+    if (entry.sections.dimCrcs && dimBytes >= deferFrom) {
+      const crcs = fill("dimCrcs", new Uint32Array(dimensions));
+      const stored = new StoredPostings(
+        dimOffsets,
+        dimSlots,
+        dimValues,
+        crcs,
+        {
+          slots: section("dimSlots").at,
+          counts: section("dimValues").at,
+        },
+        file,
+        "dimension",
+      );
+      let read = 0;
+      const both = () => {
+        if (++read === 2) stored.done = true;
+      };
+      fill("dimSlots", dimSlots, false, undefined, false, both);
+      fill("dimValues", dimValues, false, undefined, false, both);
+      storedDims = stored;
+    } else {
+      fill("dimSlots", dimSlots);
+      fill("dimValues", dimValues);
+    }
   } else {
     const mean = dense.codes
       ? fill("mean", new Float32Array(dense.codes)) as Float32Array
@@ -509,6 +539,7 @@ export function planNamespace(
         dimOffsets,
         dimSlots,
         dimValues,
+        ...(storedDims && !storedDims.done ? { storedDims } : {}),
         ...(vectors ? { vectors } : {}),
       };
       if (snapshot.keys.length !== count || snapshot.terms.length !== entry.terms) {

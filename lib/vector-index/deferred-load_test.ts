@@ -302,3 +302,72 @@ Deno.test("through files: damage in a section read after serving is found by its
     await assert.rejects(() => second.flush(), IndexDamagedError);
     assert.deepEqual(await Deno.readFile(path), bytes, "nothing written over it");
   }));
+
+/** Chunks in the postings layout: 256 dimensions, a few nonzero each (as hashed embeddings are). */
+function sparseVectorChunks(count: number): IndexedChunk[] {
+  const random = mulberry32(5);
+  return Array.from({ length: count }, (_, i) => {
+    const vector = new Array(256).fill(0);
+    for (let k = 0; k < 6; k++) vector[Math.floor(random() * 256)] = random() + 0.1;
+    return {
+      id: `doc-${i}#0`,
+      text: `common ${WORDS[i % WORDS.length]} chunk ${i}`,
+      vector,
+      metadata: { doc_id: `doc-${i}`, chunk_index: 0 },
+    };
+  });
+}
+
+function sparseVectorAnswers(index: NamespaceIndex, queries: Float32Array[]) {
+  return {
+    dense: queries.map((query) => index.dense(query, 10)),
+    hybridSparse: index.sparse("common alpha", 10),
+  };
+}
+
+Deno.test("in the postings layout, a load that reads the dimension postings after serving answers every dense search as the whole load does", () => {
+  const all = sparseVectorChunks(2000);
+  const index = NamespaceIndex.build(all.map(prepareChunk));
+  const queries = [0, 7, 500, 1999].map((i) => Float32Array.from(all[i]!.vector));
+  const bytes = checkpointBytes(index);
+  const whole = NamespaceIndex.restore(readCheckpointV2(bytes).namespaces.get("ns")!);
+  const expected = sparseVectorAnswers(whole, queries);
+  assert.deepEqual(sparseVectorAnswers(index, queries), expected);
+  const lazy = deferred(bytes);
+  assert.ok(lazy.held.includes("dimSlots") && lazy.held.includes("dimValues"), `${lazy.held}`);
+  assert.deepEqual(sparseVectorAnswers(lazy.index, queries), expected, "served from the file");
+  lazy.deliver();
+  assert.deepEqual(sparseVectorAnswers(lazy.index, queries), expected, "served from memory");
+});
+
+Deno.test("a damaged dimension posting read by position before its section is in is reported, never scored", () => {
+  const all = sparseVectorChunks(2000);
+  const bytes = checkpointBytes(NamespaceIndex.build(all.map(prepareChunk)));
+  const footer = readFooter(bytes.subarray(bytes.length - FOOTER_BYTES), bytes.length);
+  const entry = parseDirectory(
+    bytes.subarray(footer.at, footer.at + footer.bytes),
+    footer.crc,
+    footer.at,
+  ).namespaces[0]!;
+  const dim = all[0]!.vector.findIndex((value) => value !== 0);
+  const offsets = new Uint32Array(
+    bytes.slice(entry.sections.dimOffsets!.at, entry.sections.dimOffsets!.at + 257 * 4).buffer,
+  );
+  const damaged = bytes.slice();
+  const at = entry.sections.dimSlots!.at + offsets[dim]! * 4;
+  damaged[at + 1]! ^= 0x40;
+
+  const lazy = deferred(damaged);
+  const other = new Float32Array(256);
+  other[(dim + 1) % 256] = 1;
+  lazy.index.dense(other, 5); // another dimension is served
+  const query = new Float32Array(256);
+  query[dim] = 1;
+  assert.throws(
+    () => lazy.index.dense(query, 5),
+    (error: unknown) =>
+      error instanceof IndexDamagedError && error.offset === at &&
+      /dimension \d+ fail their checksum/.test(error.message),
+  );
+  assert.throws(() => lazy.deliver(), /dimSlots fails its checksum/);
+});

@@ -58,6 +58,8 @@ export class NamespaceIndex {
   #storedPostings:
     | { stored: StoredPostings; numbers: Map<Postings<Uint16Array>, number> }
     | undefined;
+  /** The same for the dimension postings (numbered by dimension), in the postings layout. */
+  #storedDims: StoredPostings | undefined;
   /** Query-side state (reused buffers, document frequencies): rebuilt with the postings. */
   #bm25 = new Bm25Scorer();
   #postingsDot = new PostingsDot();
@@ -424,6 +426,7 @@ export class NamespaceIndex {
       );
     const stored = snapshot.storedPostings;
     if (stored) index.#storedPostings = { stored, numbers: new Map() };
+    index.#storedDims = snapshot.storedDims;
     snapshot.terms.forEach((term, i) => {
       const posting = view(
         snapshot.termOffsets,
@@ -480,6 +483,13 @@ export class NamespaceIndex {
       return this.#denseRows(this.#vectors, query, limit, filter, meanwhile, exact);
     }
     meanwhile?.();
+    const storedDims = this.#storedDims;
+    if (storedDims?.done) this.#storedDims = undefined;
+    else if (storedDims) {
+      for (let dim = 0; dim < query.length; dim++) {
+        if (query[dim] !== 0 && this.#dims[dim]) storedDims.ensure(dim);
+      }
+    }
     const accept = (slot: number) => this.#alive[slot] === 1 && this.#accepts(slot, filter);
     const { slots, scores } = this.#postingsDot.search(
       this.#dims,

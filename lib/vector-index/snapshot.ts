@@ -23,6 +23,8 @@ export type NamespaceSnapshot = {
   termCounts: Uint16Array;
   /** Set while a load still reads the term postings in: a term is read by position before use. */
   storedPostings?: StoredPostings;
+  /** The same for the dimension postings (the postings layout): a dimension read before use. */
+  storedDims?: StoredPostings;
   dimOffsets: Uint32Array;
   dimSlots: Uint32Array;
   dimValues: Float32Array;

@@ -6,14 +6,14 @@ const bytesOf = (array: ArrayBufferView) =>
   new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
 /**
- * A checkpoint's term postings while a load still reads them in behind
- * the first searches: the final arrays exist (`slots`, `counts`, their
- * `offsets` read and checked), and a term a search needs before the whole
- * sections are in is read into its place now, by position, and checked
- * against its own CRC (`crcs[t]`: its slots' bytes, then its counts'). Once
- * the loader has read and checked both sections whole it sets `done`, and
- * nothing is read by position again. Damage is reported before a damaged
- * term is scored.
+ * A checkpoint's term postings (or, in the postings layout, its dimension
+ * postings) while a load still reads them in behind the first searches: the
+ * final arrays exist (`slots`, `counts`, their `offsets` read and checked),
+ * and a posting a search needs before the whole sections are in is read into
+ * its place now, by position, and checked against its own CRC (`crcs[t]`:
+ * its slots' bytes, then its values'). Once the loader has read and checked
+ * both sections whole it sets `done`, and nothing is read by position again.
+ * Damage is reported before a damaged posting is scored.
  */
 export class StoredPostings {
   /** Set by the loader once both sections are in and checked: every term is present. */
@@ -23,16 +23,19 @@ export class StoredPostings {
   constructor(
     readonly offsets: Uint32Array,
     readonly slots: Uint32Array,
-    readonly counts: Uint16Array,
+    /** The values: a term's counts (u16), or a dimension's values (f32). */
+    readonly counts: Uint16Array | Float32Array,
     readonly crcs: Uint32Array,
     /** Where the slots and counts sections begin in `file`. */
     readonly at: { slots: number; counts: number },
     readonly file: RandomAccess,
+    /** What a posting is of, for the damage's message. */
+    readonly of: "term" | "dimension" = "term",
   ) {
     this.#fetched = new Uint8Array(crcs.length);
   }
 
-  /** Makes term `t`'s entries present in `slots` and `counts`. */
+  /** Makes posting `t`'s entries present in `slots` and `counts`. */
   ensure(t: number): void {
     if (this.done || this.#fetched[t]) return;
     const from = this.offsets[t]!;
@@ -41,13 +44,13 @@ export class StoredPostings {
     const counts = bytesOf(this.counts.subarray(from, to));
     this.file.batch(() => {
       this.file.readSync(this.at.slots + from * 4, slots);
-      this.file.readSync(this.at.counts + from * 2, counts);
+      this.file.readSync(this.at.counts + from * this.counts.BYTES_PER_ELEMENT, counts);
     });
     if (fastCrc32(counts, fastCrc32(slots)) !== this.crcs[t]) {
       throw new IndexDamagedError({
         file: this.file.file,
         offset: this.at.slots + from * 4,
-        why: `the stored postings of term ${t} fail their checksum`,
+        why: `the stored postings of ${this.of} ${t} fail their checksum`,
       });
     }
     this.#fetched[t] = 1;
