@@ -1,6 +1,9 @@
-import { createSiftApp } from "../app.ts";
-import { indexLogIn } from "../shared/deno/data-dir.ts";
 import { CliError } from "./cli.ts";
+
+/** A computed specifier: Deno parses a literal `import()` at start, taken or not. */
+async function importLater<Module>(path: string): Promise<Module> {
+  return await import(new URL(path, import.meta.url).href) as Module;
+}
 
 export type SiftFetch = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -36,6 +39,12 @@ export async function connect(): Promise<{ fetch: SiftFetch; where: string }> {
     }
   }
   const dataDir = Deno.env.get("SIFT_DATA_DIR") ?? ".data";
+  // Loaded only here: a command that talks to a server does not parse the app (see app.ts's
+  // note on computed specifiers).
+  const [{ createSiftApp }, { indexLogIn }] = await Promise.all([
+    importLater<typeof import("../app.ts")>("../app.ts"),
+    importLater<typeof import("../shared/deno/data-dir.ts")>("../shared/deno/data-dir.ts"),
+  ]);
   const app = createSiftApp({ log: indexLogIn(dataDir) });
   const env = Deno.env.toObject();
   return {
