@@ -8,7 +8,7 @@ import {
   renderTurns,
   REWRITE_TURNS,
   standaloneQuestion,
-} from "../../functions/orchestrator/chat/rewrite.ts";
+} from "../../functions/orchestrator/openai/rewrite.ts";
 import { standalone, topicOf } from "../../providers/offline/tasks/standalone-question.ts";
 import { Runtime } from "../../shared/runtime.ts";
 

@@ -2,17 +2,16 @@ import { extraModels } from "./provider-models.ts";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../../shared/http/server.ts";
-import { readRawJson } from "../../../shared/http/validate.ts";
-import { LIMITS } from "../../../shared/limits.ts";
-import { answerChat } from "./chat.ts";
+import { answerChat } from "../openai/answer.ts";
 import { chunkOf, completionHead, completionOf, usageChunk } from "./completion.ts";
-import { invalidBody, modelNotFound, toOpenAIError } from "./errors.ts";
-import { CHAT_PRESETS, modelList, modelObject, presetBody } from "./presets.ts";
-import { presetPipeline } from "./preset-pipeline.ts";
+import { modelNotFound } from "../openai/errors.ts";
+import { answerWhole, readOpenAIBody } from "../openai/respond.ts";
+import { CHAT_PRESETS, modelList, modelObject, presetBody } from "../openai/presets.ts";
+import { presetPipeline } from "../openai/preset-pipeline.ts";
 import { chatRequestSchema, conversationOf } from "./request.ts";
 import { openAIStream } from "./stream.ts";
-import { chatAnswerFormat } from "./output-format.ts";
-import { refuseTools } from "./tools.ts";
+import { chatAnswerFormat } from "../openai/output-format.ts";
+import { refuseTools } from "../openai/tools.ts";
 import { dataStreamContent, describe, json, jsonContent } from "../../../shared/http/openapi.ts";
 import {
   chatCompletionChunkSchema,
@@ -20,15 +19,11 @@ import {
   modelListSchema,
   modelSchema,
   openAIErrorSchema,
-} from "./responses.ts";
+} from "../openai/schemas.ts";
 
 /** The request checked, its preset's pipeline and its conversation, before any work starts. */
 async function readChatRequest(c: Context<AppEnv>) {
-  const parsed = chatRequestSchema.safeParse(
-    await readRawJson(c, { maxBytes: LIMITS.bodyBytes }),
-  );
-  if (!parsed.success) throw invalidBody(parsed.error, chatRequestSchema);
-  const body = parsed.data;
+  const body = await readOpenAIBody(c, chatRequestSchema);
   refuseTools(body, "chat");
   const pipeline = presetPipeline(body);
   return {
@@ -117,20 +112,11 @@ export function mountChat(app: Hono<AppEnv>): void {
       const deps = { llm: c.var.deps.llm, cache: c.var.deps.cache };
 
       if (!body.stream) {
-        try {
-          const outcome = await answerChat(
-            { ...deps, context: c.var.steps },
-            input,
-            async () => {},
-          );
-          return c.json(completionOf(head, outcome));
-        } catch (error) {
-          if (!c.req.raw.signal.aborted) {
-            console.error(`${c.req.method} ${c.req.path} failed:`, error);
-          }
-          const { body: failure } = toOpenAIError(error, { status: 502 });
-          return c.json(failure, 502);
-        }
+        return await answerWhole(
+          c,
+          () => answerChat({ ...deps, context: c.var.steps }, input, async () => {}),
+          (outcome) => completionOf(head, outcome),
+        );
       }
 
       const includeUsage = body.stream_options?.include_usage === true;

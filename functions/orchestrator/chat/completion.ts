@@ -1,4 +1,4 @@
-import type { ChatOutcome, ChatUsage } from "./chat.ts";
+import type { ChatOutcome, ChatUsage } from "../openai/answer.ts";
 
 /** What every object of one completion shares. */
 export type CompletionHead = { id: string; created: number; model: string };

@@ -1,7 +1,7 @@
 import type { Config } from "../../../shared/config.ts";
 import { CROSS_ENCODER_MODELS } from "../../../shared/rerank/cross-encoder.ts";
 import { isAiBinding } from "../../../providers/workers-ai/runner.ts";
-import { PRESETS_CREATED } from "./presets.ts";
+import { PRESETS_CREATED } from "../openai/presets.ts";
 
 /** Who `/v1/models` says owns a Workers AI model. */
 export const WORKERS_AI_OWNER = "cloudflare-workers-ai";

@@ -1,13 +1,8 @@
 import { z } from "zod";
 import { metadataFilterSchema, namespaceSchema, querySchema } from "../../../shared/schemas.ts";
-import { ChatRequestError } from "./errors.ts";
-import { chatResponseFormatSchema } from "./output-format.ts";
-
-/** Tools: refused with a 400 when there are any to call (`tools.ts`), never dropped. */
-export const toolsSchema = z.array(z.unknown(), { error: "must be an array" }).nullish().meta({
-  description: "Refused (400): sift calls no tools. An empty list, or any with " +
-    '`tool_choice: "none"`, is served',
-});
+import { type Conversation, toolsSchema, type Turn } from "../openai/conversation.ts";
+import { ChatRequestError } from "../openai/errors.ts";
+import { chatResponseFormatSchema } from "../openai/output-format.ts";
 
 const MAX_MESSAGES = 1000;
 
@@ -106,11 +101,6 @@ export const chatRequestSchema = z.strictObject({
 });
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
-
-export type Turn = { role: "user" | "assistant"; text: string };
-
-/** What the pipeline answers: the last user message, and the turns before it. */
-export type Conversation = { question: string; history: Turn[] };
 
 /**
  * The last user message is the question; earlier user and assistant messages

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { abortableSSE } from "../../../shared/http/sse.ts";
-import { toOpenAIError } from "./errors.ts";
+import { toOpenAIError } from "../openai/errors.ts";
 
 export type WriteChunk = (chunk: unknown) => Promise<void>;
 

@@ -4,7 +4,7 @@ import { metadataFilterSchema, namespaceSchema, querySchema } from "../../../sha
 import { StepClock } from "../../../shared/steps/clock.ts";
 import type { SearchHit } from "../../../shared/vector/port.ts";
 import { pipelineSchema } from "../../../shared/pipeline.ts";
-import { CHAT_PRESETS } from "../chat/presets.ts";
+import { CHAT_PRESETS } from "../openai/presets.ts";
 import { runQuery } from "../query.ts";
 import { runTool } from "./cancel.ts";
 import type { McpContext } from "./context.ts";

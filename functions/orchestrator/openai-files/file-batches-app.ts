@@ -3,7 +3,7 @@ import { z } from "zod";
 import { describe, json } from "../../../shared/http/openapi.ts";
 import type { AppEnv } from "../../../shared/http/server.ts";
 import { validateOpenAI } from "../../../shared/http/validate.ts";
-import { openAIErrorSchema } from "../chat/responses.ts";
+import { openAIErrorSchema } from "../openai/schemas.ts";
 import { createBatch, createBatchSchema, listBatchFiles, retrieveBatch } from "./file-batches.ts";
 import { listQueryFields } from "./list-page.ts";
 import { readOpenAIJson } from "./read-body.ts";

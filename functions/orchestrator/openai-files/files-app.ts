@@ -6,7 +6,7 @@ import { describe, json } from "../../../shared/http/openapi.ts";
 import type { AppEnv } from "../../../shared/http/server.ts";
 import { validateOpenAI } from "../../../shared/http/validate.ts";
 import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
-import { openAIErrorSchema } from "../chat/responses.ts";
+import { openAIErrorSchema } from "../openai/schemas.ts";
 import { FILE_PURPOSES, fileObjectSchema } from "./file-object.ts";
 import {
   createFile,

@@ -4,7 +4,7 @@ import { describe, json } from "../../../shared/http/openapi.ts";
 import type { AppEnv } from "../../../shared/http/server.ts";
 import { validateOpenAI } from "../../../shared/http/validate.ts";
 import { readOpenAIJson } from "./read-body.ts";
-import { openAIErrorSchema } from "../chat/responses.ts";
+import { openAIErrorSchema } from "../openai/schemas.ts";
 import { listQueryFields } from "./list-page.ts";
 import { deletedSchema, listPageSchema } from "./shapes.ts";
 import { searchPageSchema, searchStore, storeSearchSchema } from "./store-search.ts";

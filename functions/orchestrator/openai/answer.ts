@@ -9,7 +9,7 @@ import type { StepContext } from "../../../shared/steps/transport.ts";
 import type { SearchHit } from "../../../shared/vector/port.ts";
 import { runQuery } from "../query.ts";
 import { annotate, type Source, sourcesOf, type UrlCitation } from "./citations.ts";
-import type { Conversation } from "./request.ts";
+import type { Conversation } from "./conversation.ts";
 import { standaloneQuestion } from "./rewrite.ts";
 
 export type ChatUsage = {

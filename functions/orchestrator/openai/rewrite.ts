@@ -5,7 +5,7 @@ import { completeText, type TokenUsage } from "../../../shared/llm/chat.ts";
 import type { LlmContext } from "../../../shared/llm/client.ts";
 import { promptTag, renderTemplate } from "../../../shared/llm/prompt.ts";
 import { LIMITS } from "../../../shared/limits.ts";
-import type { Turn } from "./request.ts";
+import type { Turn } from "./conversation.ts";
 
 /** The most recent turns the rewrite sees, each cut to this many characters (its start). */
 export const REWRITE_TURNS = 10;

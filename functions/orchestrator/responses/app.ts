@@ -2,12 +2,10 @@ import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../../shared/http/server.ts";
 import { events, json } from "../../../shared/http/openapi.ts";
 import { describe } from "../../../shared/http/openapi.ts";
-import { readRawJson } from "../../../shared/http/validate.ts";
-import { LIMITS } from "../../../shared/limits.ts";
-import { answerChat } from "../chat/chat.ts";
-import { invalidBody, toOpenAIError } from "../chat/errors.ts";
-import { presetPipeline } from "../chat/preset-pipeline.ts";
-import { openAIErrorSchema } from "../chat/responses.ts";
+import { answerChat } from "../openai/answer.ts";
+import { answerWhole, readOpenAIBody } from "../openai/respond.ts";
+import { presetPipeline } from "../openai/preset-pipeline.ts";
+import { openAIErrorSchema } from "../openai/schemas.ts";
 import { responseHead, responseOf } from "./output.ts";
 import {
   conversationOfInput,
@@ -19,15 +17,12 @@ import { fileSearchCallItem, fileSearchHits, readFileSearch } from "./file-searc
 import type { SearchHit } from "../../../shared/vector/port.ts";
 import { RESPONSE_EVENTS, responseSchema } from "./schemas.ts";
 import { responsesStream, streamAnswer } from "./stream.ts";
-import { answerFormatOf } from "../chat/output-format.ts";
-import { refuseTools } from "../chat/tools.ts";
+import { answerFormatOf } from "../openai/output-format.ts";
+import { refuseTools } from "../openai/tools.ts";
 
 /** The request checked, its preset's pipeline and its conversation, before any work starts. */
 async function readResponsesRequest(c: Context<AppEnv>) {
-  const raw = await readRawJson(c, { maxBytes: LIMITS.bodyBytes });
-  const parsed = responsesRequestSchema.safeParse(raw);
-  if (!parsed.success) throw invalidBody(parsed.error, responsesRequestSchema);
-  const body = parsed.data;
+  const body = await readOpenAIBody(c, responsesRequestSchema);
   refuseStatefulFields(body);
   const fileSearch = await fileSearchOf(c, body);
   const pipeline = presetPipeline({
@@ -113,32 +108,25 @@ export function mountResponses(app: Hono<AppEnv>): void {
           return hits;
         });
       if (!body.stream) {
-        try {
-          let searched: { query: string; hits: readonly SearchHit[] } | undefined;
-          const outcome = await answerChat(
-            { ...deps, context: c.var.steps },
-            {
-              ...input,
-              retrieve: retrieveWith(c.var.steps, (query, hits) => {
-                searched = { query, hits };
-                return Promise.resolve();
-              }),
-            },
-            async () => {},
-          );
-          const item = head.fileSearch && searched &&
-            fileSearchCallItem(head.fileSearch.callId, {
-              queries: [searched.query],
-              hits: searched.hits,
-              include,
-            });
-          return c.json(responseOf(head, outcome, item));
-        } catch (error) {
-          if (!c.req.raw.signal.aborted) {
-            console.error(`${c.req.method} ${c.req.path} failed:`, error);
-          }
-          return c.json(toOpenAIError(error, { status: 502 }).body, 502);
-        }
+        let searched: { query: string; hits: readonly SearchHit[] } | undefined;
+        const retrieve = retrieveWith(c.var.steps, (query, hits) => {
+          searched = { query, hits };
+          return Promise.resolve();
+        });
+        return await answerWhole(
+          c,
+          () =>
+            answerChat({ ...deps, context: c.var.steps }, { ...input, retrieve }, async () => {}),
+          (outcome) => {
+            const item = head.fileSearch && searched &&
+              fileSearchCallItem(head.fileSearch.callId, {
+                queries: [searched.query],
+                hits: searched.hits,
+                include,
+              });
+            return responseOf(head, outcome, item);
+          },
+        );
       }
       return responsesStream(
         c,

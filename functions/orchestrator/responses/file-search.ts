@@ -2,7 +2,7 @@ import { z } from "zod";
 import { validateOpenAI } from "../../../shared/http/validate.ts";
 import type { StepContext } from "../../../shared/steps/transport.ts";
 import type { SearchHit } from "../../../shared/vector/port.ts";
-import type { Source } from "../chat/citations.ts";
+import type { Source } from "../openai/citations.ts";
 import { attributesOf } from "../openai-files/attributes.ts";
 import { filterSchema } from "../openai-files/filters.ts";
 import { searchStoreHits, SIFT_RANKERS } from "../openai-files/store-search.ts";

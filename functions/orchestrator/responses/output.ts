@@ -1,5 +1,5 @@
-import type { ChatOutcome, ChatUsage } from "../chat/chat.ts";
-import type { UrlCitation } from "../chat/citations.ts";
+import type { ChatOutcome, ChatUsage } from "../openai/answer.ts";
+import type { UrlCitation } from "../openai/citations.ts";
 import { type FileCitation, fileCitations } from "./file-search.ts";
 
 /** What every object of one response shares: its id, its message's id, when and which model. */

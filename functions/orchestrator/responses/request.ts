@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { metadataFilterSchema, namespaceSchema, querySchema } from "../../../shared/schemas.ts";
-import { ChatRequestError } from "../chat/errors.ts";
-import { type Conversation, toolsSchema, type Turn } from "../chat/request.ts";
-import { responsesTextSchema } from "../chat/output-format.ts";
+import { ChatRequestError } from "../openai/errors.ts";
+import { type Conversation, toolsSchema, type Turn } from "../openai/conversation.ts";
+import { responsesTextSchema } from "../openai/output-format.ts";
 
 const MAX_ITEMS = 1000;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { openAIErrorSchema, siftSchema, sourcesSchema } from "../chat/responses.ts";
+import { openAIErrorSchema, siftSchema, sourcesSchema } from "../openai/schemas.ts";
 
 /*
  * The Responses API's shapes as sift fills them, for `/openapi.json`: the

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { abortableSSE } from "../../../shared/http/sse.ts";
-import type { ChatOutcome } from "../chat/chat.ts";
-import { toOpenAIError } from "../chat/errors.ts";
+import type { ChatOutcome } from "../openai/answer.ts";
+import { toOpenAIError } from "../openai/errors.ts";
 import type { SearchHit } from "../../../shared/vector/port.ts";
 import { fileSearchCallItem } from "./file-search.ts";
 import { annotationsOf, messageItem, outputText, type ResponseHead, responseOf } from "./output.ts";
