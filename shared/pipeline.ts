@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "./limits.ts";
-import { DEFAULT_BATCH_SIZE } from "./rerank/batch.ts";
+import { DEFAULT_BATCH_SIZE } from "./rerank/types.ts";
 import { CROSS_ENCODER_MODELS } from "./rerank/cross-encoder.ts";
 import { itemOptionsSchema } from "./rerank/item-options.ts";
 import { checkStrategyFit, defaultTopN, rerankStrategySchema } from "./rerank/strategies.ts";

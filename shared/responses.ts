@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { rubricLlmSchema } from "./rerank/generate-rubric.ts";
+import { rubricLlmSchema } from "./rerank/rubric.ts";
 
 /*
  * Response bodies that more than one function sends: the orchestrator relays

@@ -10,7 +10,7 @@ import {
   renderRelevanceSystem,
   renderRerankSystem,
   renderRerankUser,
-} from "../shared/rerank/render.ts";
+} from "../core/rerank/render.ts";
 import { parseTextJudgments } from "../shared/rerank/parse.ts";
 import { MAX_WEIGHT, rubricSchema } from "../shared/rerank/rubric.ts";
 import type { RerankDocument } from "../shared/rerank/types.ts";

@@ -2,7 +2,7 @@ import { answerStructuredPrompt } from "../../prompts/answer-structured.ts";
 import { type ChatRequest, completeObject, type TokenUsage } from "../../shared/llm/chat.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";
 import { extractJsonObject } from "../../shared/llm/json.ts";
-import { correctionTurns, sumUsage } from "../../shared/llm/correction.ts";
+import { correctionTurns, sumUsage } from "../../core/correction.ts";
 import { renderDocuments, renderTemplate } from "../../shared/llm/prompt.ts";
 import { UpstreamError } from "../../shared/errors.ts";
 import type { AnswerFormat } from "../../shared/structured-output/format.ts";

@@ -1,6 +1,6 @@
 import type { Pipeline } from "../../shared/pipeline.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
-import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
+import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/types.ts";
 import { rerankStrategy, rerankStrategyNames } from "../../shared/rerank/strategies.ts";
 import type { SearchMode } from "../../shared/vector/port.ts";
 import type { Variant } from "./types.ts";

@@ -9,7 +9,7 @@ import {
   completeText,
   type TokenUsage,
 } from "../../shared/llm/chat.ts";
-import { correctionTurns, sumUsage } from "../../shared/llm/correction.ts";
+import { correctionTurns, sumUsage } from "../../core/correction.ts";
 import { isRefusal } from "../../shared/llm/reply-text.ts";
 import { correctionPrompt } from "../../prompts/correction.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { querySchema } from "../../shared/schemas.ts";
-import { generateRubric } from "../../shared/rerank/generate-rubric.ts";
+import { generateRubric } from "../../core/rerank/generate-rubric.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { rubricResponseSchema } from "./responses.ts";
 

@@ -6,7 +6,7 @@ import {
   type TokenUsage,
 } from "../../shared/llm/chat.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";
-import { correctionTurns } from "../../shared/llm/correction.ts";
+import { correctionTurns } from "../../core/correction.ts";
 import { correctionPrompt } from "../../prompts/correction.ts";
 import { type PromptTemplate, renderTemplate } from "../../shared/llm/prompt.ts";
 

@@ -1,5 +1,5 @@
 import { neutralizeTags } from "../../shared/llm/prompt.ts";
-import { renderNumberedDocuments } from "../../shared/rerank/render.ts";
+import { renderNumberedDocuments } from "../../core/rerank/render.ts";
 import type { JudgeDocument, RelevanceGrade, RetrievalJudgment } from "../../shared/judge/types.ts";
 
 /** A question on one line, since the prompts read `Question:` as a line. */

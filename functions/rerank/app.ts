@@ -4,7 +4,7 @@ import { InvalidRequestError } from "../../shared/errors.ts";
 import type { AppEnv } from "../../shared/http/server.ts";
 import { readJson, readRawJson, validate } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
-import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
+import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/types.ts";
 import { MAX_WEIGHT, rubricSchema } from "../../shared/rerank/rubric.ts";
 import { rerankStrategySchema } from "../../shared/rerank/strategies.ts";
 import { inlineDocumentSchema, querySchema, withoutReservedKeys } from "../../shared/schemas.ts";

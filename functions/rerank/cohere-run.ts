@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../shared/http/server.ts";
-import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/batch.ts";
+import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/types.ts";
 import { isCrossEncoderModel } from "../../shared/rerank/cross-encoder.ts";
 import {
   cohereReply,

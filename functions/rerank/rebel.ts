@@ -3,13 +3,13 @@ import {
   DEFAULT_BATCH_CONCURRENCY,
   rerankInBatches,
   rerankPromptTags,
-} from "../../shared/rerank/batch.ts";
+} from "../../core/rerank/batch.ts";
 import { strategySpec } from "../../shared/rerank/strategies.ts";
 import {
   applyWeights,
   oneTurnRubricWith,
   relevanceOnlyRubric,
-} from "../../shared/rerank/weights.ts";
+} from "../../core/rerank/weights.ts";
 import { documentDigests, RERANK_RESULT_TTL_SECONDS, resultCacheKey } from "./cache.ts";
 import { type ResolvedRubric, twoTurnRubric } from "./two-turn.ts";
 import type { RerankRequest, RerankResponse } from "./types.ts";

@@ -1,7 +1,7 @@
 import type { Deps } from "../../shared/runtime.ts";
 import type { Rubric } from "../../shared/rerank/rubric.ts";
-import { defaultRubric, generateRubric } from "../../shared/rerank/generate-rubric.ts";
-import { applyWeights, type WeightsOption } from "../../shared/rerank/weights.ts";
+import { defaultRubric, generateRubric } from "../../core/rerank/generate-rubric.ts";
+import { applyWeights, type WeightsOption } from "../../core/rerank/weights.ts";
 
 export type ResolvedRubric = {
   rubric: Rubric;

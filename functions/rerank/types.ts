@@ -12,7 +12,7 @@ import type {
   ItemOptions,
   ItemStopReason,
 } from "../../shared/rerank/item-options.ts";
-import type { WeightsOption } from "../../shared/rerank/weights.ts";
+import type { WeightsOption } from "../../core/rerank/weights.ts";
 import type { TotTree } from "./tot/tot.ts";
 
 /* What `rerank` takes and gives, whichever strategy runs (runners.ts). */

@@ -158,3 +158,17 @@ export function repairRubric(
 export function maxFinalScore(rubric: Rubric): number {
   return RELEVANCE_MAX + rubric.criteria.reduce((sum, c) => sum + c.weight * CRITERION_MAX, 0);
 }
+
+/** What the model is asked for: plain types only, checked and repaired after parsing. */
+export const rubricLlmSchema = z.object({
+  criteria: z.array(z.object({
+    name: z.string(),
+    definition: z.string(),
+    high: z.string(),
+    low: z.string(),
+    weight: z.number(),
+  })),
+  relevance: z.object({ definition: z.string() }),
+  relevance_threshold: z.number(),
+  tie_break: z.string(),
+});

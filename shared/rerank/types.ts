@@ -55,3 +55,6 @@ export type RerankStrategy =
  * counts these beside the judges' (docs/model-replies.md).
  */
 export type Readings = { asked: number; unreadable: number };
+
+/** Documents per rerank prompt when a request says nothing (REBEL scores in batches of 10). */
+export const DEFAULT_BATCH_SIZE = 10;

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { generateQueryVariations } from "../../functions/fuse/variations.ts";
 import { MemoryCache } from "../../shared/cache/memory.ts";
 import { ResilientCache } from "../../shared/cache/resilient.ts";
-import { rerankInBatches } from "../../shared/rerank/batch.ts";
-import { generateRubric } from "../../shared/rerank/generate-rubric.ts";
+import { rerankInBatches } from "../../core/rerank/batch.ts";
+import { generateRubric } from "../../core/rerank/generate-rubric.ts";
 import { oneTurnRubric } from "../../prompts/rerank-one-turn.ts";
 import { fakeLlm } from "../helpers/fake_llm.ts";
 

@@ -8,7 +8,9 @@
  * imports itself through others: there is no import cycle anywhere. The
  * embedded index (`lib/vector-index/`) is a library of its own: it imports
  * nothing outside its folder but npm packages; `shared/` may import it. Reads
- * every import, static, dynamic or type-only.
+ * every import, static, dynamic or type-only. Logic several functions share
+ * that sends a prompt (REBEL's batches, the rubric, the correction turn)
+ * lives in `core/`, above `shared/` and `prompts/`: `shared/` imports neither.
  */
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
@@ -42,6 +44,13 @@ export function layeringViolation(file: string, target: string): string | undefi
   if (fileFunction && targetFunction && fileFunction !== targetFunction) {
     return `${file} imports ${target}: a function imports no other function's files`;
   }
+  if (file.startsWith("shared/") && /^(core|prompts)\//.test(target)) {
+    return `${file} imports ${target}: shared/ imports nothing from core/ or prompts/ ` +
+      "(logic that sends a prompt lives in core/)";
+  }
+  if (file.startsWith("core/") && /^(functions|providers)\//.test(target)) {
+    return `${file} imports ${target}: core/ serves the functions and imports none, nor a provider`;
+  }
   if (file.startsWith("providers/") && target.startsWith("functions/")) {
     return `${file} imports ${target}: a provider imports no function`;
   }
@@ -53,7 +62,7 @@ export function layeringViolation(file: string, target: string): string | undefi
       PROVIDER_COMPOSITION.join(" or ")
     }`;
   }
-  if (/^(shared|functions|providers)\//.test(file)) {
+  if (/^(shared|core|functions|providers)\//.test(file)) {
     if (relative(ROOT, join(ROOT, target)).startsWith("..")) return `${file} imports ${target}`;
     if (/^(tests|scripts)\//.test(target) || !target.includes("/")) {
       return `${file} imports ${target}: the product does not import tests, scripts or entries`;
@@ -65,7 +74,7 @@ export function layeringViolation(file: string, target: string): string | undefi
 Deno.test("layering: shared/ imports no function, no function imports another, providers sit beside", async () => {
   const violations: string[] = [];
   let checked = 0;
-  for (const directory of ["shared", "functions", "providers"]) {
+  for (const directory of ["shared", "core", "functions", "providers"]) {
     for await (const file of sourceFiles(directory)) {
       for (const target of await importsOf(file)) {
         checked++;
@@ -112,6 +121,23 @@ Deno.test("layering: the rule catches a function importing another, and shared/ 
   );
   assert.equal(layeringViolation("functions/rerank/app.ts", "shared/rerank/score.ts"), undefined);
   assert.match(layeringViolation("functions/fuse/app.ts", "app.ts") ?? "", /entries/);
+});
+
+Deno.test("layering: shared/ sends no prompt; core/ holds what does, under the functions", () => {
+  assert.match(
+    layeringViolation("shared/rerank/score.ts", "prompts/rerank.ts") ?? "",
+    /shared\/ imports nothing from core\/ or prompts\//,
+  );
+  assert.match(
+    layeringViolation("shared/pipeline.ts", "core/rerank/batch.ts") ?? "",
+    /shared\/ imports nothing from core\//,
+  );
+  assert.match(
+    layeringViolation("core/rerank/batch.ts", "functions/rerank/rerank.ts") ?? "",
+    /core\/ serves the functions/,
+  );
+  assert.equal(layeringViolation("core/rerank/batch.ts", "prompts/rerank.ts"), undefined);
+  assert.equal(layeringViolation("functions/rerank/rebel.ts", "core/rerank/batch.ts"), undefined);
 });
 
 Deno.test("layering: the rule keeps providers beside the functions and shared/ off them", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { rerankInBatches } from "../../shared/rerank/batch.ts";
+import { rerankInBatches } from "../../core/rerank/batch.ts";
 import { oneTurnRubric } from "../../prompts/rerank-one-turn.ts";
 import { fakeLlm } from "../helpers/fake_llm.ts";
 

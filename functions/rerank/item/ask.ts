@@ -5,7 +5,7 @@ import {
   completeText,
   type TokenUsage,
 } from "../../../shared/llm/chat.ts";
-import { correctionTurns } from "../../../shared/llm/correction.ts";
+import { correctionTurns } from "../../../core/correction.ts";
 import type { LlmContext } from "../../../shared/llm/client.ts";
 import type { PromptTemplate } from "../../../shared/llm/prompt.ts";
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { LlmContext } from "../../../shared/llm/client.ts";
 import { mapSettled } from "../../../shared/concurrency.ts";
-import { DEFAULT_BATCH_CONCURRENCY } from "../../../shared/rerank/batch.ts";
+import { DEFAULT_BATCH_CONCURRENCY } from "../../../core/rerank/batch.ts";
 import type { RerankDocument } from "../../../shared/rerank/types.ts";
 import { itemAnswerPrompt } from "../../../prompts/item-answer.ts";
 import { itemAnswerImplicitPrompt } from "../../../prompts/item-answer-implicit.ts";

@@ -1,6 +1,6 @@
 import { documentDigests, RERANK_RESULT_TTL_SECONDS, resultCacheKey } from "../cache.ts";
 import { promptTag } from "../../../shared/llm/prompt.ts";
-import { DEFAULT_BATCH_CONCURRENCY } from "../../../shared/rerank/batch.ts";
+import { DEFAULT_BATCH_CONCURRENCY } from "../../../core/rerank/batch.ts";
 import {
   DEFAULT_DIMENSIONS_PER_LEVEL,
   type TotOptions,

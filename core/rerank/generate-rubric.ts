@@ -1,32 +1,24 @@
 import { trace } from "@opentelemetry/api";
-import { z } from "zod";
 import { oneTurnRubric } from "../../prompts/rerank-one-turn.ts";
 import { rubricPrompt, rubricRelevancePrompt } from "../../prompts/rubric.ts";
-import type { ResilientCache } from "../cache/resilient.ts";
-import { sha256Hex } from "../hash.ts";
-import { completeObject, type TokenUsage } from "../llm/chat.ts";
-import type { LlmContext } from "../llm/client.ts";
-import { promptTag, renderTemplate } from "../llm/prompt.ts";
+import type { ResilientCache } from "../../shared/cache/resilient.ts";
+import { sha256Hex } from "../../shared/hash.ts";
+import { completeObject, type TokenUsage } from "../../shared/llm/chat.ts";
+import type { LlmContext } from "../../shared/llm/client.ts";
+import { promptTag, renderTemplate } from "../../shared/llm/prompt.ts";
 import { renderRerankSystem } from "./render.ts";
-import { repairRubric, type Rubric, type RubricDraft, rubricDraftSchema } from "./rubric.ts";
-import { correctionTurns, sumUsage } from "../llm/correction.ts";
+import {
+  repairRubric,
+  type Rubric,
+  type RubricDraft,
+  rubricDraftSchema,
+  rubricLlmSchema,
+} from "../../shared/rerank/rubric.ts";
+import { correctionTurns, sumUsage } from "../correction.ts";
 import { correctionPrompt } from "../../prompts/correction.ts";
-import { readRubricDraft } from "./read-rubric.ts";
+import { readRubricDraft } from "../../shared/rerank/read-rubric.ts";
 import { scoringWeights } from "./weights.ts";
 
-/** What the model is asked for: plain types only, checked and repaired after parsing. */
-export const rubricLlmSchema = z.object({
-  criteria: z.array(z.object({
-    name: z.string(),
-    definition: z.string(),
-    high: z.string(),
-    low: z.string(),
-    weight: z.number(),
-  })),
-  relevance: z.object({ definition: z.string() }),
-  relevance_threshold: z.number(),
-  tie_break: z.string(),
-});
 
 export type GeneratedRubric = {
   rubric: Rubric;

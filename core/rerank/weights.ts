@@ -1,5 +1,5 @@
 import { oneTurnRubric } from "../../prompts/rerank-one-turn.ts";
-import type { Rubric } from "./rubric.ts";
+import type { Rubric } from "../../shared/rerank/rubric.ts";
 
 /**
  * REBEL's weight for every secondary criterion: "w_i = 0.5 in all of our

@@ -1,8 +1,8 @@
 import { rerankPrompt } from "../../prompts/rerank.ts";
 import { rerankRelevancePrompt } from "../../prompts/rerank-relevance.ts";
-import { renderTemplate } from "../llm/prompt.ts";
-import type { RerankDocument } from "./types.ts";
-import { CRITERION_MAX, RELEVANCE_MAX, type Rubric } from "./rubric.ts";
+import { renderTemplate } from "../../shared/llm/prompt.ts";
+import type { RerankDocument } from "../../shared/rerank/types.ts";
+import { CRITERION_MAX, RELEVANCE_MAX, type Rubric } from "../../shared/rerank/rubric.ts";
 
 /** A line in a document that could pass for our own structure is indented out of the way. */
 const STRUCTURE_LINE = /^(\s*)(document\s+\d+\s*:|question\s*:|answer\s*:|doc\s*:\s*\d+)/gim;

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { type ChatRequest, completeObject, completeText, type TokenUsage } from "../llm/chat.ts";
-import { correctionTurns, sumUsage } from "../llm/correction.ts";
+import { type ChatRequest, completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
+import { correctionTurns, sumUsage } from "../correction.ts";
 import { correctionPrompt } from "../../prompts/correction.ts";
-import type { LlmContext } from "../llm/client.ts";
-import { promptTag, renderTemplate } from "../llm/prompt.ts";
+import type { LlmContext } from "../../shared/llm/client.ts";
+import { promptTag, renderTemplate } from "../../shared/llm/prompt.ts";
 import { rerankPrompt } from "../../prompts/rerank.ts";
 import { rerankRelevancePrompt } from "../../prompts/rerank-relevance.ts";
-import { mapSettled } from "../concurrency.ts";
-import { inSpan } from "../tracing/spans.ts";
-import { readJudgments } from "./parse.ts";
+import { mapSettled } from "../../shared/concurrency.ts";
+import { inSpan } from "../../shared/tracing/spans.ts";
+import { readJudgments } from "../../shared/rerank/parse.ts";
 import {
   renderRelevanceFormat,
   renderRelevanceSystem,
@@ -16,12 +16,11 @@ import {
   renderRerankSystem,
   renderRerankUser,
 } from "./render.ts";
-import type { Rubric } from "./rubric.ts";
-import { type Discarded, type RankedDocument, rankJudgments } from "./score.ts";
-import type { Judgment, Readings, RerankDocument } from "./types.ts";
-import { isTrustedSource, withoutAuthority, withoutClaimedAuthority } from "./source-trust.ts";
+import type { Rubric } from "../../shared/rerank/rubric.ts";
+import { type Discarded, type RankedDocument, rankJudgments } from "../../shared/rerank/score.ts";
+import type { Judgment, Readings, RerankDocument } from "../../shared/rerank/types.ts";
+import { isTrustedSource, withoutAuthority, withoutClaimedAuthority } from "../../shared/rerank/source-trust.ts";
 
-export const DEFAULT_BATCH_SIZE = 10;
 export const DEFAULT_BATCH_CONCURRENCY = 4;
 
 export type BatchRerankInput = {

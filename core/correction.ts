@@ -1,7 +1,7 @@
-import { correctionPrompt } from "../../prompts/correction.ts";
-import type { ChatRequest } from "./chat.ts";
-import { renderTemplate } from "./prompt.ts";
-import { setReasoningAside } from "./reasoning.ts";
+import { correctionPrompt } from "../prompts/correction.ts";
+import type { ChatRequest } from "../shared/llm/chat.ts";
+import { renderTemplate } from "../shared/llm/prompt.ts";
+import { setReasoningAside } from "../shared/llm/reasoning.ts";
 
 /** The model's reply is cut to this many characters in the correction turn. */
 const REPLY_CHARS = 4_000;
