@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { type ChatRequest, completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
+import {
+  type ChatRequest,
+  completeObject,
+  completeText,
+  type TokenUsage,
+} from "../../shared/llm/chat.ts";
 import { correctionTurns, sumUsage } from "../correction.ts";
 import { correctionPrompt } from "../../prompts/correction.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";
@@ -19,7 +24,11 @@ import {
 import type { Rubric } from "../../shared/rerank/rubric.ts";
 import { type Discarded, type RankedDocument, rankJudgments } from "../../shared/rerank/score.ts";
 import type { Judgment, Readings, RerankDocument } from "../../shared/rerank/types.ts";
-import { isTrustedSource, withoutAuthority, withoutClaimedAuthority } from "../../shared/rerank/source-trust.ts";
+import {
+  isTrustedSource,
+  withoutAuthority,
+  withoutClaimedAuthority,
+} from "../../shared/rerank/source-trust.ts";
 
 export const DEFAULT_BATCH_CONCURRENCY = 4;
 

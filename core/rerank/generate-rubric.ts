@@ -19,7 +19,6 @@ import { correctionPrompt } from "../../prompts/correction.ts";
 import { readRubricDraft } from "../../shared/rerank/read-rubric.ts";
 import { scoringWeights } from "./weights.ts";
 
-
 export type GeneratedRubric = {
   rubric: Rubric;
   /** The reranking prompt this rubric renders to, for people to audit. */
@@ -37,6 +36,24 @@ const RUBRIC_TTL_SECONDS = 7 * 24 * 3600;
 /** Case, spacing and trailing punctuation do not make a different query. */
 export function normalizeQuery(query: string): string {
   return query.trim().toLowerCase().replace(/\s+/g, " ").replace(/[\s?.!]+$/, "");
+}
+
+/**
+ * A rubric that could not be had at all (the model or the rubric step
+ * failed): the default rubric and the warning the response carries. The
+ * orchestrator's rubric step and the rerank function's own first turn both
+ * degrade through this, with the same words.
+ */
+export function unreachableRubric(
+  query: string,
+  relevanceOnly: boolean,
+  error: unknown,
+): { rubric: Rubric; warning: string } {
+  console.warn("rubric generation failed:", error instanceof Error ? error.message : error);
+  return {
+    rubric: defaultRubric(query, relevanceOnly),
+    warning: "the rubric could not be generated: using the default rubric",
+  };
 }
 
 /** The fallback when a model's rubric cannot be used or the model cannot be reached. */

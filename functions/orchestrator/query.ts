@@ -6,7 +6,7 @@ import { pricedSteps } from "../../shared/cost/steps.ts";
 import type { SendEvent } from "../../shared/http/sse.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import type { Pipeline } from "../../shared/pipeline.ts";
-import { defaultRubric } from "../../core/rerank/generate-rubric.ts";
+import { unreachableRubric } from "../../core/rerank/generate-rubric.ts";
 import { applyWeights } from "../../core/rerank/weights.ts";
 import { StepClock } from "../../shared/steps/clock.ts";
 import { resolveStep, type StepContext } from "../../shared/steps/transport.ts";
@@ -226,12 +226,7 @@ async function generateRubric(
     );
   } catch (error) {
     if (context.signal.aborted) throw error;
-    console.warn("rubric generation failed:", error instanceof Error ? error.message : error);
-    return {
-      rubric: defaultRubric(query, relevanceOnly),
-      degraded: true,
-      repairs: ["the rubric step failed: using the default rubric"],
-      usage: { tokens_in: 0, tokens_out: 0 },
-    };
+    const { rubric, warning } = unreachableRubric(query, relevanceOnly, error);
+    return { rubric, degraded: true, repairs: [warning], usage: { tokens_in: 0, tokens_out: 0 } };
   }
 }

@@ -1,6 +1,6 @@
 import type { Deps } from "../../shared/runtime.ts";
 import type { Rubric } from "../../shared/rerank/rubric.ts";
-import { defaultRubric, generateRubric } from "../../core/rerank/generate-rubric.ts";
+import { generateRubric, unreachableRubric } from "../../core/rerank/generate-rubric.ts";
 import { applyWeights, type WeightsOption } from "../../core/rerank/weights.ts";
 
 export type ResolvedRubric = {
@@ -45,13 +45,13 @@ export async function twoTurnRubric(
     } catch (error) {
       // Like a failed rerank batch, a failed rubric call degrades instead of failing the request.
       if (signal?.aborted) throw error;
-      console.warn("rubric generation failed:", error instanceof Error ? error.message : error);
+      const { rubric, warning } = unreachableRubric(request.query, relevanceOnly, error);
       return {
-        rubric: applyWeights(defaultRubric(request.query, relevanceOnly), request.weights).rubric,
+        rubric: applyWeights(rubric, request.weights).rubric,
         tokens_in: 0,
         tokens_out: 0,
         calls: 1,
-        warnings: ["the rubric model call failed: using the default rubric"],
+        warnings: [warning],
         degraded: true,
       };
     }
