@@ -5,11 +5,7 @@ import {
   rerankPromptTags,
 } from "../../core/rerank/batch.ts";
 import { strategySpec } from "../../shared/rerank/strategies.ts";
-import {
-  applyWeights,
-  oneTurnRubricWith,
-  relevanceOnlyRubric,
-} from "../../core/rerank/weights.ts";
+import { applyWeights, oneTurnRubricWith, relevanceOnlyRubric } from "../../core/rerank/weights.ts";
 import { documentDigests, RERANK_RESULT_TTL_SECONDS, resultCacheKey } from "./cache.ts";
 import { type ResolvedRubric, twoTurnRubric } from "./two-turn.ts";
 import type { RerankRequest, RerankResponse } from "./types.ts";
