@@ -139,8 +139,18 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
       headers: { authorization: c.req.header("authorization"), requestId, cacheScope },
       signal: c.req.raw.signal,
     });
+    // Written before the route (hono adds it to the route's reply), and again after it on a
+    // reply the route built itself (a lazy mount's, a passed-through fetch), which has none.
     c.header("x-request-id", requestId);
     await next();
+    if (c.res.headers.get("x-request-id") === requestId) return;
+    try {
+      c.res.headers.set("x-request-id", requestId);
+    } catch {
+      // A response passed through from fetch() has immutable headers: copy it first.
+      c.res = new Response(c.res.body, c.res);
+      c.res.headers.set("x-request-id", requestId);
+    }
   });
 
   app.get(
