@@ -271,6 +271,25 @@ export function httpTable(report: HttpReport): string {
   return lines.join("\n");
 }
 
+/** Issue #44's targets, keep-alive: at least these fractions of the trivial handler's requests/s. */
+export const HTTP_TARGETS = { "sift /healthz": 0.3, "sift /v1/search": 0.15 } as const;
+
+/** One line per target: the ratio measured, the target, and whether it was met. */
+export function httpTargets(report: HttpReport): string[] {
+  const keepAlive = report.rows.filter((row) => row.client === "keep-alive");
+  const trivial = keepAlive.find((row) => row.target === "trivial");
+  if (!trivial) return [];
+  return Object.entries(HTTP_TARGETS).flatMap(([target, wanted]) => {
+    const row = keepAlive.find((candidate) => candidate.target === target);
+    if (!row) return [];
+    const ratio = row.requests_per_second / trivial.requests_per_second;
+    return [
+      `${target}: ${ratio.toFixed(2)} × the trivial handler's requests/s with keep-alive ` +
+      `(target ≥ ${wanted}): ${ratio >= wanted ? "met" : "BELOW"}`,
+    ];
+  });
+}
+
 if (import.meta.main) {
   const { values, positionals } = commandArgs(COMMAND);
   if (positionals.length) usageMistake(COMMAND, `unexpected argument ${positionals[0]}`);
@@ -280,6 +299,12 @@ if (import.meta.main) {
     if (!Number.isInteger(value) || value < 1) {
       usageMistake(COMMAND, `--${name} must be a whole number above 0`);
     }
+  }
+  if (!findWrk()) {
+    console.error(
+      "wrk is not on PATH: the client is Deno's fetch, which shares the CPU with the servers and " +
+        "caps the trivial handler (apt-get install wrk for the issue's figures)",
+    );
   }
   const report = await benchHttp({ seconds, rounds });
   console.log(JSON.stringify(report, null, 2));
@@ -292,4 +317,5 @@ if (import.meta.main) {
     } µs, /v1/search ${(report.in_process_ms["/v1/search"] * 1000).toFixed(0)} µs\n`,
   );
   console.log(httpTable(report));
+  console.log(`\n${httpTargets(report).join("\n")}`);
 }
