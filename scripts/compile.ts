@@ -36,6 +36,8 @@ const LAZY_MODULES = [
   "./app.ts", // scripts/client.ts, when no server answers
 ];
 const COMPILE_TIMEOUT_MS = 180_000;
+/** How the launcher begins, so a later run knows the file is its own. */
+const LAUNCHER_HEADER = "#!/bin/sh\n# sift, written by `deno task compile`";
 
 /** A task's `deno run` flags and entry file, read from deno.json (one place for both). */
 export type TaskRun = { flags: string[]; entry: string };
@@ -76,8 +78,7 @@ export function launcherScript(deno: string, root: string, runs: Record<SiftComm
     const args = ["run", "--cached-only", ...run.flags, run.entry].map(shQuote).join(" ");
     return `  ${name}) shift; exec "$deno" ${args} "$@" ;;`;
   });
-  return `#!/bin/sh
-# sift, written by \`deno task compile\`: runs sift's sources, cached when this was written, with
+  return `${LAUNCHER_HEADER}: runs sift's sources, cached when this was written, with
 # the Deno binary below, --cached-only (no npx, no download, no module resolution). Written again
 # by \`deno task compile\` after an upgrade; \`deno compile\` builds a real binary where it can
 # download its runtime.
@@ -105,6 +106,7 @@ async function run(args: string[], timeoutMs?: number) {
   const output = await new Deno.Command(Deno.execPath(), {
     args,
     cwd: ROOT,
+    env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
     ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
@@ -115,14 +117,21 @@ async function run(args: string[], timeoutMs?: number) {
 
 /** `deno compile`; the reason in one line when it cannot. */
 async function tryCompile(out: string, runs: Record<SiftCommand, TaskRun>) {
+  // deno compile overwrites only its own binaries: a launcher written before goes first.
+  const previous = await Deno.readTextFile(out).catch(() => "");
+  if (previous.startsWith(LAUNCHER_HEADER)) await Deno.remove(out);
   const includes = LAZY_MODULES.flatMap((module) => ["--include", module]);
   const result = await run(
     ["compile", ...compileFlags(runs), ...includes, "--output", out, "scripts/sift.ts"],
     COMPILE_TIMEOUT_MS,
   ).catch((error) => ({ success: false, text: String(error) }));
   if (result.success) return undefined;
+  // deno's own error (uncoloured, NO_COLOR): the deepest cause says why (a DNS failure, a 404...).
   const lines = result.text.split("\n").map((line) => line.trim()).filter(Boolean);
-  return lines.find((line) => /dl\.deno\.land|denort|download|dns|error/i.test(line)) ??
+  const cause = lines.find((line) =>
+    /error sending request|dns error|not found|denied/i.test(line)
+  );
+  return cause?.replace(/^\d+: /, "") ?? lines.find((line) => line.startsWith("error:")) ??
     lines[0] ?? "deno compile failed";
 }
 
