@@ -3,12 +3,12 @@ import { importBundledMount } from "./mount-imports.ts";
 import { nightlyHandler } from "./functions/evaluate/scheduled-entry.ts";
 import { Runtime } from "./shared/runtime.ts";
 import { workersAiBindingFetch } from "./providers/workers-ai/openai-fetch.ts";
-import { stateFromBindings } from "./shared/workers/state-client.ts";
-import { jobsFromBindings } from "./shared/workers/queue-jobs.ts";
+import { stateFromBindings } from "./adapters/workers/state-client.ts";
+import { jobsFromBindings } from "./adapters/workers/queue-jobs.ts";
 import { jobQueueHandler } from "./functions/orchestrator/jobs/queue-entry.ts";
 
 /** The Durable Object that holds the embedded index and cache. */
-export { SiftState } from "./shared/workers/state-object.ts";
+export { SiftState } from "./adapters/workers/state-object.ts";
 
 const runtime = new Runtime({
   state: stateFromBindings,

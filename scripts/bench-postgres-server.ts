@@ -14,7 +14,7 @@ import { FileIndexLog } from "../lib/vector-index/deno/file-index-log.ts";
 import { mulberry32 } from "../shared/random.ts";
 import { LocalIndex } from "../shared/vector/local.ts";
 import type { IndexedChunk, SearchMode, VectorIndex } from "../shared/vector/port.ts";
-import { PostgresIndex } from "../shared/vector/postgres/index.ts";
+import { PostgresIndex } from "../adapters/postgres/index.ts";
 import { material } from "./bench-postgres.ts";
 import {
   type PostgresServerBench,

@@ -29,7 +29,7 @@ import { handleJobMessage } from "../shared/jobs/consume.ts";
 import { lockDataDirOrExit } from "../shared/deno/data-dir-lock.ts";
 import { type Config, readConfig } from "../shared/config.ts";
 import { ConfigError } from "../shared/errors.ts";
-import { postgresPool } from "../shared/vector/postgres/from-env.ts";
+import { postgresPool } from "../adapters/postgres/from-env.ts";
 import { Runtime } from "../shared/runtime.ts";
 import { serveArgs } from "./serve-usage.ts";
 import { keepServingPastClientErrors } from "../shared/deno/stray-errors.ts";

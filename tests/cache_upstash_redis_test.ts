@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { errors, Redis } from "@upstash/redis";
-import { UpstashRedisCache } from "../shared/cache/upstash-redis.ts";
+import { UpstashRedisCache } from "../adapters/upstash/redis-cache.ts";
 import { ConfigError, UpstreamError } from "../shared/errors.ts";
 import { redisServerOrSkip, startRedisRestStack } from "./helpers/redis_rest_server.ts";
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { Redis } from "@upstash/redis";
 import { createSiftApp } from "../app.ts";
-import { UpstashRateLimiter } from "../shared/ratelimit/upstash.ts";
+import { UpstashRateLimiter } from "../adapters/upstash/ratelimit.ts";
 import { redisServerOrSkip, startRedisRestStack } from "./helpers/redis_rest_server.ts";
 
 const { redisServerPath, ignore } = redisServerOrSkip("ratelimit_upstash_test");

@@ -8,7 +8,7 @@ import {
   toUpstashFilter,
   UPSTASH_MAX_UPSERT_BATCH,
   UpstashVectorIndex,
-} from "../shared/vector/upstash.ts";
+} from "../adapters/upstash/vector.ts";
 import {
   parseUpstashFilter,
   startVectorRestServer,

@@ -1,6 +1,6 @@
 import { Runtime } from "../../shared/runtime.ts";
 import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
-import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { stateFromBindings } from "../../adapters/workers/state-client.ts";
 import { createAnswerServer } from "./server.ts";
 
 /** The answer function deployed alone (`sift-answer`): index and cache in the shared Durable Object. */

@@ -1,6 +1,6 @@
 import { Runtime } from "../../shared/runtime.ts";
 import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
-import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { stateFromBindings } from "../../adapters/workers/state-client.ts";
 import { createGenerateRubricServer } from "./server.ts";
 
 /** The generate-rubric function deployed alone (`sift-generate-rubric`): index and cache in the shared Durable Object. */

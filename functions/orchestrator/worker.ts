@@ -1,7 +1,7 @@
 import { Runtime } from "../../shared/runtime.ts";
 import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
-import { jobsFromBindings } from "../../shared/workers/queue-jobs.ts";
-import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { jobsFromBindings } from "../../adapters/workers/queue-jobs.ts";
+import { stateFromBindings } from "../../adapters/workers/state-client.ts";
 import { jobQueueHandler } from "./jobs/queue-entry.ts";
 import { createOrchestratorServer } from "./server.ts";
 

@@ -1,6 +1,6 @@
 import { Runtime } from "../../shared/runtime.ts";
 import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
-import { stateFromBindings } from "../../shared/workers/state-client.ts";
+import { stateFromBindings } from "../../adapters/workers/state-client.ts";
 import { createRerankServer } from "./server.ts";
 
 /** The rerank function deployed alone (`sift-rerank`): index and cache in the shared Durable Object. */

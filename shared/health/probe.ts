@@ -1,6 +1,6 @@
 import { APIError } from "openai";
 import { SiftError } from "../errors.ts";
-import { OpenAIEmbedder } from "../embeddings/openai.ts";
+import { OpenAIEmbedder } from "../../adapters/openai/embeddings.ts";
 import { createLlmClient, type LlmContext } from "../llm/client.ts";
 import { type Deps, offlineModelFetch } from "../runtime.ts";
 import { DEFAULT_NAMESPACE, type VectorIndex } from "../vector/port.ts";

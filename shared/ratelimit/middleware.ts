@@ -6,8 +6,11 @@ import type { AppEnv } from "../http/app-env.ts";
 import { MemoryRateLimiter } from "./memory.ts";
 import { addressKey, originOf, type RequestOrigin } from "./origin.ts";
 import type { RateLimitDecision, RateLimiter, RateLimitState } from "./port.ts";
-import { UpstashRateLimiter } from "./upstash.ts";
-import { isRateLimitBinding, WorkersBindingRateLimiter } from "./workers-binding.ts";
+import { UpstashRateLimiter } from "../../adapters/upstash/ratelimit.ts";
+import {
+  isRateLimitBinding,
+  WorkersBindingRateLimiter,
+} from "../../adapters/workers/ratelimit-binding.ts";
 
 export type { RateLimitState };
 

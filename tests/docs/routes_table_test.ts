@@ -71,7 +71,14 @@ Deno.test("docs/layout.md names, for every route, the handler, logic and prompts
   assert.ok(routes.length >= 25, `only ${routes.length} routes in the document`);
   assert.deepEqual(rows.map((row) => row.route).sort(), routes.sort());
 
-  const graph = await importGraph(["shared", "core", "functions", "providers", "prompts"]);
+  const graph = await importGraph([
+    "shared",
+    "core",
+    "adapters",
+    "functions",
+    "providers",
+    "prompts",
+  ]);
   const promptFiles = [...graph.keys()].filter((file) => file.startsWith("prompts/"));
   const reach = (from: string) => {
     const seen = new Set<string>([from]);

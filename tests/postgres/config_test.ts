@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { readConfig } from "../../shared/config.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { postgresPool } from "../../shared/vector/postgres/from-env.ts";
+import { postgresPool } from "../../adapters/postgres/from-env.ts";
 
 const URL_ = "postgres://sift:secret@127.0.0.1:5432/sift";
 

@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import postgres from "postgres";
 import { LocalIndex } from "../../shared/vector/local.ts";
 import type { IndexedChunk, VectorIndex, VectorQuery } from "../../shared/vector/port.ts";
-import { PostgresIndex } from "../../shared/vector/postgres/index.ts";
-import { SCHEMA_VERSION } from "../../shared/vector/postgres/schema.ts";
+import { PostgresIndex } from "../../adapters/postgres/index.ts";
+import { SCHEMA_VERSION } from "../../adapters/postgres/schema.ts";
 import { once, type PostgresServer, postgresServers } from "./servers.ts";
 
 const TEXTS = [

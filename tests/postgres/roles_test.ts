@@ -10,9 +10,9 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
-import { PostgresIndex } from "../../shared/vector/postgres/index.ts";
-import { SCHEMA_VERSION } from "../../shared/vector/postgres/schema.ts";
-import { preparePostgres } from "../../shared/vector/postgres/startup.ts";
+import { PostgresIndex } from "../../adapters/postgres/index.ts";
+import { SCHEMA_VERSION } from "../../adapters/postgres/schema.ts";
+import { preparePostgres } from "../../adapters/postgres/startup.ts";
 import type { NativeServer } from "./native-server.ts";
 import { nativeServer, once } from "./servers.ts";
 

@@ -11,10 +11,10 @@ import assert from "node:assert/strict";
 import postgres from "postgres";
 import { LocalIndex } from "../../shared/vector/local.ts";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
-import { PostgresIndex } from "../../shared/vector/postgres/index.ts";
-import { searchStatement } from "../../shared/vector/postgres/search-sql.ts";
-import { queryTerms } from "../../shared/vector/postgres/terms.ts";
-import { lockDocuments } from "../../shared/vector/postgres/write.ts";
+import { PostgresIndex } from "../../adapters/postgres/index.ts";
+import { searchStatement } from "../../adapters/postgres/search-sql.ts";
+import { queryTerms } from "../../adapters/postgres/terms.ts";
+import { lockDocuments } from "../../adapters/postgres/write.ts";
 import { mulberry32 } from "../../shared/random.ts";
 import { nativeServer } from "./servers.ts";
 

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { connectionLost, inTransaction } from "../../shared/vector/postgres/transaction.ts";
+import { connectionLost, inTransaction } from "../../adapters/postgres/transaction.ts";
 import { postgresServers } from "./servers.ts";
 
 for (const server of postgresServers("transaction_test")) {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
-import { PostgresIndex } from "../../shared/vector/postgres/index.ts";
+import { PostgresIndex } from "../../adapters/postgres/index.ts";
 import { nativeServer, once } from "./servers.ts";
 
 const server = nativeServer("writes_test");

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { NoQueueJobBackend } from "../../shared/workers/queue-jobs.ts";
+import { NoQueueJobBackend } from "../../adapters/workers/queue-jobs.ts";
 
 const QUESTIONS = [{ id: "rrf", question: "How does reciprocal rank fusion score a document?" }];
 const OTHER = [{ id: "rrf", question: "How long does sourdough proof?" }];

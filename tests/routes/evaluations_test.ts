@@ -3,7 +3,7 @@ import { createSiftApp } from "../../app.ts";
 import { MemoryJobBackend } from "../../shared/jobs/memory.ts";
 import type { JobMessage } from "../../shared/jobs/types.ts";
 import { Runtime } from "../../shared/runtime.ts";
-import { NoQueueJobBackend } from "../../shared/workers/queue-jobs.ts";
+import { NoQueueJobBackend } from "../../adapters/workers/queue-jobs.ts";
 import { CORPUS } from "./corpus.ts";
 
 /** Answers take 50 ms to start, so a run is still going when the first GET arrives. */

@@ -28,6 +28,20 @@ import {
  */
 export const PROVIDER_COMPOSITION = ["shared/runtime.ts", "shared/config.ts"];
 
+/**
+ * The files of shared/ that still pick an adapter (the runtime building the
+ * index and cache, the health probe's no-retry embedder, the rate limiter's
+ * choice, the stray-error filter knowing postgres.js's errors): the
+ * composition that is yet to leave shared/. Nothing else in it imports
+ * adapters/, and this list only shrinks.
+ */
+export const ADAPTER_COMPOSITION = [
+  "shared/runtime.ts",
+  "shared/health/probe.ts",
+  "shared/ratelimit/middleware.ts",
+  "shared/deno/stray-errors.ts",
+];
+
 /** The embedded index library: usable without the rest of sift. */
 export const INDEX_LIBRARY = "lib/vector-index/";
 
@@ -43,6 +57,17 @@ export function layeringViolation(file: string, target: string): string | undefi
   }
   if (fileFunction && targetFunction && fileFunction !== targetFunction) {
     return `${file} imports ${target}: a function imports no other function's files`;
+  }
+  if (
+    file.startsWith("shared/") && target.startsWith("adapters/") &&
+    !ADAPTER_COMPOSITION.includes(file)
+  ) {
+    return `${file} imports ${target}: shared/ holds ports, adapters/ their implementations ` +
+      "(only the composition picks one)";
+  }
+  if (file.startsWith("adapters/") && /^(functions|core|providers)\//.test(target)) {
+    return `${file} imports ${target}: an adapter implements a port of shared/ and imports ` +
+      "no function, core/ or provider";
   }
   if (file.startsWith("shared/") && /^(core|prompts)\//.test(target)) {
     return `${file} imports ${target}: shared/ imports nothing from core/ or prompts/ ` +
@@ -62,7 +87,7 @@ export function layeringViolation(file: string, target: string): string | undefi
       PROVIDER_COMPOSITION.join(" or ")
     }`;
   }
-  if (/^(shared|core|functions|providers)\//.test(file)) {
+  if (/^(shared|core|adapters|functions|providers)\//.test(file)) {
     if (relative(ROOT, join(ROOT, target)).startsWith("..")) return `${file} imports ${target}`;
     if (/^(tests|scripts)\//.test(target) || !target.includes("/")) {
       return `${file} imports ${target}: the product does not import tests, scripts or entries`;
@@ -74,7 +99,7 @@ export function layeringViolation(file: string, target: string): string | undefi
 Deno.test("layering: shared/ imports no function, no function imports another, providers sit beside", async () => {
   const violations: string[] = [];
   let checked = 0;
-  for (const directory of ["shared", "core", "functions", "providers"]) {
+  for (const directory of ["shared", "core", "adapters", "functions", "providers"]) {
     for await (const file of sourceFiles(directory)) {
       for (const target of await importsOf(file)) {
         checked++;
@@ -121,6 +146,19 @@ Deno.test("layering: the rule catches a function importing another, and shared/ 
   );
   assert.equal(layeringViolation("functions/rerank/app.ts", "shared/rerank/score.ts"), undefined);
   assert.match(layeringViolation("functions/fuse/app.ts", "app.ts") ?? "", /entries/);
+});
+
+Deno.test("layering: adapters/ implement shared/'s ports; shared/ picks none outside its composition", () => {
+  assert.match(
+    layeringViolation("shared/metrics/stats.ts", "adapters/postgres/index.ts") ?? "",
+    /only the composition picks one/,
+  );
+  assert.equal(layeringViolation("shared/runtime.ts", "adapters/postgres/from-env.ts"), undefined);
+  assert.match(
+    layeringViolation("adapters/postgres/index.ts", "functions/embed/app.ts") ?? "",
+    /an adapter implements a port/,
+  );
+  assert.equal(layeringViolation("adapters/postgres/index.ts", "shared/errors.ts"), undefined);
 });
 
 Deno.test("layering: shared/ sends no prompt; core/ holds what does, under the functions", () => {

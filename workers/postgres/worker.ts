@@ -1,14 +1,15 @@
 import { ALL_IN_ONE_SERVES, createSiftApp } from "../../app.ts";
+import { importBundledMount } from "../../mount-imports.ts";
 import { nightlyHandler } from "../../functions/evaluate/scheduled-entry.ts";
 import { Runtime } from "../../shared/runtime.ts";
 import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
-import { stateFromBindings } from "../../shared/workers/state-client.ts";
-import { jobsFromBindings } from "../../shared/workers/queue-jobs.ts";
+import { stateFromBindings } from "../../adapters/workers/state-client.ts";
+import { jobsFromBindings } from "../../adapters/workers/queue-jobs.ts";
 import { jobQueueHandler } from "../../functions/orchestrator/jobs/queue-entry.ts";
-import { postgresFromBindings } from "../../shared/vector/postgres/from-env.ts";
+import { postgresFromBindings } from "../../adapters/postgres/from-env.ts";
 
 /** The Durable Object that holds the cache and job records (the index is in Postgres). */
-export { SiftState } from "../../shared/workers/state-object.ts";
+export { SiftState } from "../../adapters/workers/state-object.ts";
 
 const runtime = new Runtime({
   state: stateFromBindings,
@@ -16,7 +17,8 @@ const runtime = new Runtime({
   jobs: (env) => jobsFromBindings(env, stateFromBindings(env)?.records),
   postgres: postgresFromBindings(),
 });
-const app = createSiftApp({ runtime });
+// Each function's routes load on first use, from the one bundle wrangler built (as worker.ts).
+const app = createSiftApp({ runtime, importMount: importBundledMount });
 
 /**
  * The all-in-one Worker with its index in Postgres (`sift-all-in-one-postgres`):

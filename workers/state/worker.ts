@@ -1,5 +1,5 @@
 /** The Durable Object that holds the embedded index and cache for every sift Worker. */
-export { SiftState } from "../../shared/workers/state-object.ts";
+export { SiftState } from "../../adapters/workers/state-object.ts";
 
 /**
  * `sift-state` serves nothing itself: Workers reach its object through

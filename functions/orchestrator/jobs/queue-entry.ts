@@ -1,6 +1,6 @@
 import type { Runtime } from "../../../shared/runtime.ts";
 import { isJobMessage } from "../../../shared/jobs/types.ts";
-import type { QueueBatch } from "../../../shared/workers/queue-jobs.ts";
+import type { QueueBatch } from "../../../adapters/workers/queue-jobs.ts";
 import { handleJobMessage } from "../../../shared/jobs/consume.ts";
 
 type FetchApp = {

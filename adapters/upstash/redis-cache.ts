@@ -1,6 +1,6 @@
 import { errors, Redis } from "@upstash/redis";
-import { ConfigError, UpstreamError } from "../errors.ts";
-import type { CacheStore } from "./port.ts";
+import { ConfigError, UpstreamError } from "../../shared/errors.ts";
+import type { CacheStore } from "../../shared/cache/port.ts";
 
 /** How long one cache call may take: a slower cache is worse than a miss. */
 const DEFAULT_TIMEOUT_MS = 1_000;

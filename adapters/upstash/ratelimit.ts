@@ -1,8 +1,8 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis";
-import { createRedisClient } from "../cache/upstash-redis.ts";
-import { UpstreamError } from "../errors.ts";
-import type { RateLimitDecision, RateLimiter } from "./port.ts";
+import { createRedisClient } from "./redis-cache.ts";
+import { UpstreamError } from "../../shared/errors.ts";
+import type { RateLimitDecision, RateLimiter } from "../../shared/ratelimit/port.ts";
 
 /** How long one limiter call may take before the request goes through unlimited. */
 const DEFAULT_TIMEOUT_MS = 1_000;

@@ -1,4 +1,4 @@
-import type { RateLimitDecision, RateLimiter } from "./port.ts";
+import type { RateLimitDecision, RateLimiter } from "../../shared/ratelimit/port.ts";
 
 /** The Workers rate-limit binding (`[[ratelimits]]` in wrangler.toml). */
 export type RateLimitBinding = { limit(options: { key: string }): Promise<{ success: boolean }> };

@@ -1,5 +1,5 @@
-import type { Config } from "../../config.ts";
-import type { VectorIndex } from "../port.ts";
+import type { Config } from "../../shared/config.ts";
+import type { VectorIndex } from "../../shared/vector/port.ts";
 import { PostgresIndex, PostgresSchemaGate } from "./index.ts";
 
 /**

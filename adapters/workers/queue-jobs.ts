@@ -1,5 +1,10 @@
-import { SiftError } from "../errors.ts";
-import { idempotencySlotOf, type Job, type JobBackend, type JobMessage } from "../jobs/types.ts";
+import { SiftError } from "../../shared/errors.ts";
+import {
+  idempotencySlotOf,
+  type Job,
+  type JobBackend,
+  type JobMessage,
+} from "../../shared/jobs/types.ts";
 import type { DurableObjectRecords, StateRecord } from "./state-client.ts";
 
 /** The parts of a Cloudflare Queue producer binding sift uses, typed structurally. */

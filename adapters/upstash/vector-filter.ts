@@ -1,5 +1,5 @@
-import { InvalidRequestError } from "../errors.ts";
-import type { FilterCondition, MetadataFilter } from "./port.ts";
+import { InvalidRequestError } from "../../shared/errors.ts";
+import type { FilterCondition, MetadataFilter } from "../../shared/vector/port.ts";
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const COMPARISONS = {

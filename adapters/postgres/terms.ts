@@ -1,5 +1,5 @@
-import { analyze } from "../../text/analyze.ts";
-import { type IndexedChunk, searchableText } from "../port.ts";
+import { analyze } from "../../shared/text/analyze.ts";
+import { type IndexedChunk, searchableText } from "../../shared/vector/port.ts";
 
 /**
  * A lexeme may hold at most 2,047 bytes in a `tsvector`; a longer "word" (a

@@ -1,4 +1,4 @@
-import { InvalidRequestError, SiftError, UpstreamError } from "../../errors.ts";
+import { InvalidRequestError, SiftError, UpstreamError } from "../../shared/errors.ts";
 
 /**
  * The Postgres index cannot be reached (refused, dropped, timed out, shutting

@@ -1,5 +1,5 @@
-import { InvalidRequestError } from "../../errors.ts";
-import type { FilterCondition, MetadataFilter } from "../port.ts";
+import { InvalidRequestError } from "../../shared/errors.ts";
+import type { FilterCondition, MetadataFilter } from "../../shared/vector/port.ts";
 
 /** A metadata filter as one SQL/JSON path predicate and the values it names. */
 export type JsonPathFilter = { path: string; vars: Record<string, unknown> };

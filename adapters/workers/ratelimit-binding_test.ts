@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isRateLimitBinding, WorkersBindingRateLimiter } from "./workers-binding.ts";
+import { isRateLimitBinding, WorkersBindingRateLimiter } from "./ratelimit-binding.ts";
 
 /** A binding like the local one in wrangler dev: a counter per key, `limit` per period. */
 function fakeBinding(limit: number) {

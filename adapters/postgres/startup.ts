@@ -1,4 +1,4 @@
-import type { VectorIndex } from "../port.ts";
+import type { VectorIndex } from "../../shared/vector/port.ts";
 import { IndexUnavailableError } from "./errors.ts";
 import { PostgresIndex } from "./index.ts";
 

@@ -1,6 +1,6 @@
 import postgres, { type Sql } from "postgres";
-import { reciprocalRankFusion } from "../../../lib/vector-index/rrf.ts";
-import { InvalidRequestError, SiftError } from "../../errors.ts";
+import { reciprocalRankFusion } from "../../lib/vector-index/rrf.ts";
+import { InvalidRequestError, SiftError } from "../../shared/errors.ts";
 import {
   type ChunkMetadata,
   type DocumentPage,
@@ -11,7 +11,7 @@ import {
   type StoredChunk,
   type VectorIndex,
   type VectorQuery,
-} from "../port.ts";
+} from "../../shared/vector/port.ts";
 import { decodePostgresCursor, encodePostgresCursor } from "./cursor.ts";
 import {
   IndexTimeoutError,

@@ -1,14 +1,14 @@
 import type OpenAI from "openai";
-import { toLlmError } from "../llm/errors.ts";
-import type { Embedder } from "./port.ts";
-import { inModelCall } from "../tracing/gen-ai.ts";
+import { toLlmError } from "../../shared/llm/errors.ts";
+import type { Embedder } from "../../shared/embeddings/port.ts";
+import { inModelCall } from "../../shared/tracing/gen-ai.ts";
 import {
   embeddingsReplySchema,
   isMalformedReply,
   jitteredDelay,
   MALFORMED_REPLY_ATTEMPTS,
   MalformedReplyError,
-} from "./malformed.ts";
+} from "../../shared/embeddings/malformed.ts";
 
 /** Inputs per embeddings call: well under providers' limits (2048) and request sizes. */
 export const EMBEDDING_BATCH_SIZE = 96;

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError } from "../../shared/errors.ts";
 
 /**
  * Where a page of documents stops in Upstash's id order: the `range` cursor

@@ -1,7 +1,7 @@
-import { InvalidRequestError, NotFoundError, toErrorBody } from "../errors.ts";
-import { validate } from "../http/validate.ts";
-import { LocalIndex } from "../vector/local.ts";
-import type { IndexedChunk } from "../vector/port.ts";
+import { InvalidRequestError, NotFoundError, toErrorBody } from "../../shared/errors.ts";
+import { validate } from "../../shared/http/validate.ts";
+import { LocalIndex } from "../../shared/vector/local.ts";
+import type { IndexedChunk } from "../../shared/vector/port.ts";
 import type { DurableObjectState, SqlStorage } from "./durable-object.ts";
 import { bodies, type StateOp, storedChunk } from "./state-protocol.ts";
 

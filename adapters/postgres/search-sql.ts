@@ -1,4 +1,4 @@
-import type { SearchMode } from "../port.ts";
+import type { SearchMode } from "../../shared/vector/port.ts";
 import type { JsonPathFilter } from "./filter.ts";
 import { termQuery } from "./terms.ts";
 import { vectorLiteral } from "./vector-literal.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { CacheStore } from "../cache/port.ts";
-import { InvalidRequestError, SiftError } from "../errors.ts";
+import type { CacheStore } from "../../shared/cache/port.ts";
+import { InvalidRequestError, SiftError } from "../../shared/errors.ts";
 import {
   type DocumentPage,
   type IndexedChunk,
@@ -9,7 +9,7 @@ import {
   type StoredChunk,
   type VectorIndex,
   type VectorQuery,
-} from "../vector/port.ts";
+} from "../../shared/vector/port.ts";
 import type { DurableObjectNamespace } from "./durable-object.ts";
 import type { StateOp } from "./state-protocol.ts";
 

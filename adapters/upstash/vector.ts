@@ -1,6 +1,6 @@
 import { FusionAlgorithm, Index, WeightingStrategy } from "@upstash/vector";
 import { z } from "zod";
-import { InvalidRequestError, SiftError, UpstreamError } from "../errors.ts";
+import { InvalidRequestError, SiftError, UpstreamError } from "../../shared/errors.ts";
 import {
   type ChunkMetadata,
   type DocumentPage,
@@ -13,11 +13,11 @@ import {
   type StoredChunk,
   type VectorIndex,
   type VectorQuery,
-} from "./port.ts";
-import { decodeUpstashCursor, encodeUpstashCursor } from "./upstash-cursor.ts";
-import { type SparseVector, sparseVector } from "./sparse.ts";
-import { searchableText } from "./port.ts";
-import { toUpstashFilter } from "./upstash-filter.ts";
+} from "../../shared/vector/port.ts";
+import { decodeUpstashCursor, encodeUpstashCursor } from "./vector-cursor.ts";
+import { type SparseVector, sparseVector } from "../../shared/vector/sparse.ts";
+import { searchableText } from "../../shared/vector/port.ts";
+import { toUpstashFilter } from "./vector-filter.ts";
 
 export { toUpstashFilter };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import OpenAI from "openai";
-import { UpstreamError } from "../errors.ts";
-import { OpenAIEmbedder } from "./openai.ts";
+import { UpstreamError } from "../../shared/errors.ts";
+import { OpenAIEmbedder } from "./embeddings.ts";
 
 const good = (count: number) =>
   JSON.stringify({

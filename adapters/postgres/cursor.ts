@@ -1,8 +1,8 @@
-import { InvalidRequestError } from "../../errors.ts";
+import { InvalidRequestError } from "../../shared/errors.ts";
 import {
   decodeDocumentCursor,
   encodeDocumentCursor,
-} from "../../../lib/vector-index/document-cursor.ts";
+} from "../../lib/vector-index/document-cursor.ts";
 
 /**
  * The Postgres index pages documents by id with the embedded index's cursor

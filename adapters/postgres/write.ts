@@ -1,6 +1,6 @@
 import type { TransactionSql } from "postgres";
-import { InvalidRequestError } from "../../errors.ts";
-import type { IndexedChunk } from "../port.ts";
+import { InvalidRequestError } from "../../shared/errors.ts";
+import type { IndexedChunk } from "../../shared/vector/port.ts";
 import { chunkTerms, documentFrequencies, tsvectorLiteral } from "./terms.ts";
 import { vectorLiteral } from "./vector-literal.ts";
 

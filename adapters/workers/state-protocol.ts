@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { metadataFilterSchema, searchModeSchema } from "../schemas.ts";
+import { metadataFilterSchema, searchModeSchema } from "../../shared/schemas.ts";
 
 /*
  * The state object's own protocol: what a Worker may send it, checked at its

@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from "postgres";
-import { SiftError } from "../../errors.ts";
+import { SiftError } from "../../shared/errors.ts";
 import { SIFT_DENSE, SIFT_SPARSE } from "./search-functions.ts";
 import { inTransaction } from "./transaction.ts";
 
