@@ -1,7 +1,7 @@
-import { createServer } from "./shared/http/server.ts";
+import { createServer } from "./compose/server.ts";
 import { type LazyMount, lazyMount } from "./shared/http/lazy-mount.ts";
 import type { Mount } from "./shared/http/app-env.ts";
-import { Runtime } from "./shared/runtime.ts";
+import { Runtime } from "./compose/runtime.ts";
 import { STEP_NAMES } from "./shared/steps/names.ts";
 import type { IndexLog } from "./lib/vector-index/log.ts";
 

@@ -21,7 +21,7 @@ import { createSiftApp } from "../app.ts";
 import { readConfig } from "../shared/config.ts";
 import { chunkDocuments } from "../shared/documents/ingest.ts";
 import { mulberry32 } from "../shared/random.ts";
-import { Runtime } from "../shared/runtime.ts";
+import { Runtime } from "../compose/runtime.ts";
 import type { IndexedChunk, SearchMode } from "../shared/vector/port.ts";
 import { postgresPool } from "../adapters/postgres/from-env.ts";
 import { PostgresIndex } from "../adapters/postgres/index.ts";

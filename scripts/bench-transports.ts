@@ -15,7 +15,7 @@ import { createFuseServer } from "../functions/fuse/server.ts";
 import { createGenerateRubricServer } from "../functions/generate-rubric/server.ts";
 import { createRerankServer } from "../functions/rerank/server.ts";
 import { readServerSentEvents } from "../shared/http/event-reader.ts";
-import { Runtime } from "../shared/runtime.ts";
+import { Runtime } from "../compose/runtime.ts";
 import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 import { WORKER_CONFIGS } from "./workers.ts";
 import { type Command, commandArgs, usageMistake } from "./cli.ts";

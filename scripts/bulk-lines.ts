@@ -9,7 +9,7 @@ import { type BulkPiece, prepareBulkPiece } from "../lib/vector-index/bulk.ts";
 import { readConfig } from "../shared/config.ts";
 import { chunkDocuments, type ChunkDraft, documentId } from "../shared/documents/ingest.ts";
 import type { Embedder } from "../shared/embeddings/port.ts";
-import { Runtime } from "../shared/runtime.ts";
+import { Runtime } from "../compose/runtime.ts";
 import { type IndexedChunk, searchableText } from "../shared/vector/port.ts";
 import { documentFromRecord } from "./documents.ts";
 

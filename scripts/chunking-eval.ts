@@ -6,7 +6,7 @@
 import { chunkDocuments, type ChunkDraft, type DocumentInput } from "../shared/documents/ingest.ts";
 import type { Embedder } from "../shared/embeddings/port.ts";
 import { hitAtK, mean, reciprocalRankAtK } from "../shared/metrics/retrieval.ts";
-import { Runtime } from "../shared/runtime.ts";
+import { Runtime } from "../compose/runtime.ts";
 import { analyze } from "../shared/text/analyze.ts";
 import { type ChunkOptions, chunkText } from "../shared/text/chunk.ts";
 import { LocalIndex } from "../shared/vector/local.ts";

@@ -26,7 +26,7 @@ import { renderReportHtml, renderReportJson } from "../functions/evaluate/report
 import { summaryText } from "../functions/evaluate/report/text.ts";
 import { runEvaluation } from "../functions/evaluate/run.ts";
 import { ensureCorpus } from "../functions/evaluate/smoke.ts";
-import { Runtime } from "../shared/runtime.ts";
+import { Runtime } from "../compose/runtime.ts";
 import { backgroundStepContext } from "../shared/steps/transport.ts";
 import { ALL_IN_ONE_SERVES, createSiftApp } from "../app.ts";
 import { stepsOver } from "../functions/evaluate/default-steps.ts";

@@ -7,7 +7,7 @@
  * Env: OFFLINE_MODEL_PORT (8788), OFFLINE_MODEL_HOST (127.0.0.1),
  * OFFLINE_MODEL_LATENCY, OFFLINE_MODEL_FAULTS, OFFLINE_MODEL_SEED (1).
  */
-import { parseFaults, parseLatency } from "../providers/offline/knobs.ts";
+import { parseFaults, parseLatency } from "../shared/offline-knobs.ts";
 import { createOfflineModel, type OfflineModelOptions } from "../providers/offline/model.ts";
 import { type Command, commandArgs, usageMistake } from "./cli.ts";
 

@@ -21,18 +21,18 @@ import { createOrchestratorServer } from "../functions/orchestrator/server.ts";
 import { createRerankServer } from "../functions/rerank/server.ts";
 import { mountEmbed } from "../functions/embed/app.ts";
 import { mountFuse } from "../functions/fuse/app.ts";
-import { createServer } from "../shared/http/server.ts";
+import { createServer } from "../compose/server.ts";
 import { indexLogIn, jobsIn } from "../shared/deno/data-dir.ts";
-import { denoHandler } from "../shared/deno/serve-handler.ts";
+import { denoHandler } from "../compose/deno-serve.ts";
 import { lastingServe } from "../shared/deno/lasting-serve.ts";
 import { handleJobMessage } from "../shared/jobs/consume.ts";
 import { lockDataDirOrExit } from "../shared/deno/data-dir-lock.ts";
 import { type Config, readConfig } from "../shared/config.ts";
 import { ConfigError } from "../shared/errors.ts";
 import { postgresPool } from "../adapters/postgres/from-env.ts";
-import { Runtime } from "../shared/runtime.ts";
+import { Runtime } from "../compose/runtime.ts";
 import { serveArgs } from "./serve-usage.ts";
-import { keepServingPastClientErrors } from "../shared/deno/stray-errors.ts";
+import { keepServingPastClientErrors } from "../adapters/deno/stray-errors.ts";
 
 /** Ingest and search in one process: the embedded index's owner in the split shape. */
 function createIndexServer(runtime: Runtime) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
 import { MAX_EMBEDDING_DIMENSIONS } from "./embeddings/port.ts";
-import { parseFaults, parseLatency } from "../providers/offline/knobs.ts";
+import { parseFaults, parseLatency } from "./offline-knobs.ts";
 import { STEP_NAMES, type StepName } from "./steps/names.ts";
 import { corsOriginsSchema } from "./http/cors-origins.ts";
 import { trustedProxiesSchema } from "./http/trusted-proxies.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import OpenAI, { APIConnectionTimeoutError, RateLimitError } from "openai";
 import { queryVariationsPrompt } from "../prompts/query-variations.ts";
 import { serveOfflineModel } from "../scripts/offline-model.ts";
-import { drawFault, parseFaults, parseLatency, seededRandom } from "../providers/offline/knobs.ts";
+import { drawFault, parseFaults, parseLatency, seededRandom } from "../shared/offline-knobs.ts";
 import { createOfflineModel } from "../providers/offline/model.ts";
 import { renderTemplate } from "../shared/llm/prompt.ts";
 

@@ -79,7 +79,7 @@ Deno.test("fromPostgresClient() knows postgres.js's errors from sift's own", () 
   assert.ok(fromPostgresClient(fromCache));
   assert.ok(!fromPostgresClient(new Error("a bug in sift")));
   const lookalike = new Error("x");
-  lookalike.stack = "Error: x\n    at f (file:///work/shared/vector/postgres/index.ts:1:1)";
+  lookalike.stack = "Error: x\n    at f (file:///work/adapters/postgres/index.ts:1:1)";
   assert.ok(!fromPostgresClient(lookalike));
   assert.ok(!fromPostgresClient("a string"));
 });

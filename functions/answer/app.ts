@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../../shared/http/server.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
 import { eventStream } from "../../shared/http/sse.ts";
 import { readJson } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";

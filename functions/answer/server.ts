@@ -1,5 +1,5 @@
-import { createServer } from "../../shared/http/server.ts";
-import type { Runtime } from "../../shared/runtime.ts";
+import { createServer } from "../../compose/server.ts";
+import type { Runtime } from "../../compose/runtime.ts";
 import { mountAnswer } from "./app.ts";
 
 /** Cited answers (`/v1/answer`), as a server of its own. */

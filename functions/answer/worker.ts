@@ -1,4 +1,4 @@
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
 import { stateFromBindings } from "../../adapters/workers/state-client.ts";
 import { createAnswerServer } from "./server.ts";

@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { LIMITS } from "../../shared/limits.ts";
 import { namespaceSchema } from "../../shared/schemas.ts";
-import type { AppEnv } from "../../shared/http/server.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
 import { readJson, readRawJson, validateOpenAI } from "../../shared/http/validate.ts";
 import { InvalidRequestError, NotFoundError } from "../../shared/errors.ts";
 import { createEmbeddings } from "./embeddings.ts";

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../../shared/http/server.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
 import { describe, json } from "../../shared/http/openapi.ts";
 import { validate } from "../../shared/http/validate.ts";
 import { NotFoundError } from "../../shared/errors.ts";

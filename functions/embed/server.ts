@@ -1,5 +1,5 @@
-import { createServer } from "../../shared/http/server.ts";
-import type { Runtime } from "../../shared/runtime.ts";
+import { createServer } from "../../compose/server.ts";
+import type { Runtime } from "../../compose/runtime.ts";
 import { mountEmbed } from "./app.ts";
 
 /** Ingest (`/v1/documents`) and OpenAI-compatible embeddings (`/v1/embeddings`), as a server of its own. */

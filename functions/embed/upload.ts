@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../shared/http/server.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { DocumentRefusedError } from "../../shared/documents/refusal.ts";
 import {

@@ -4,7 +4,7 @@ import { SiftError, UnauthorizedError } from "../../shared/errors.ts";
 import { readBodyBytes } from "../../shared/http/body.ts";
 import { decodeUtf8Body } from "../../shared/http/utf8.ts";
 import { requireJsonContentType } from "../../shared/http/content-type.ts";
-import type { AppEnv } from "../../shared/http/server.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
 import { validate } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { ingestBody } from "./ingest-body.ts";

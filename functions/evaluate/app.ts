@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { InvalidRequestError, NotFoundError } from "../../shared/errors.ts";
-import type { AppEnv } from "../../shared/http/server.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
 import { readJson } from "../../shared/http/validate.ts";
 import { chargeRateLimit } from "../../shared/ratelimit/middleware.ts";
 import { evalQuestionSchema, MAX_EVAL_QUESTIONS, withIds } from "./dataset.ts";

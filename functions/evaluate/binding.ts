@@ -1,6 +1,6 @@
 import { ConflictError } from "../../shared/errors.ts";
 import { sha256Hex } from "../../shared/hash.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import type { EvalQuestion } from "./types.ts";
 
 /** As long as the run's checkpoints and job record. */

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from "../../shared/errors.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import { tenantFieldOf } from "../../shared/tenants/scope.ts";
 import {
   createJob,

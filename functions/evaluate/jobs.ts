@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SiftError, toErrorBody } from "../../shared/errors.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import { cacheHistory, recordRun } from "./history.ts";
 import { renderReportHtml, renderReportJson } from "./report/html.ts";
 import { type EvaluationInput, runEvaluation, runEvaluationSlice } from "./run.ts";

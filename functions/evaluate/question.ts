@@ -1,5 +1,5 @@
 import { toErrorBody } from "../../shared/errors.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import type { Checkpoints } from "./checkpoint.ts";
 import { judgedPassages, sharedEvidence, splitRetrievalJudgments } from "./evidence.ts";
 import type { EvalSteps, StepCall } from "./steps.ts";

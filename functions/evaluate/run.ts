@@ -1,7 +1,7 @@
 import { mapSettled } from "../../shared/concurrency.ts";
 import { pairedTests } from "./paired.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import {
   firstOrderGames,
   playedGames,

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import type { AppEnv } from "../../shared/http/server.ts";
-import type { Runtime } from "../../shared/runtime.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
+import type { Runtime } from "../../compose/runtime.ts";
 import type { StepName } from "../../shared/steps/names.ts";
 import { backgroundStepContext } from "../../shared/steps/transport.ts";
 import { backgroundEntry } from "../../shared/tenants/keys.ts";

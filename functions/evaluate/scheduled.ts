@@ -3,7 +3,7 @@ import { ConfigError } from "../../shared/errors.ts";
 import { fetchDatasetText } from "./dataset-fetch.ts";
 import { scheduledRunId } from "./scheduled-id.ts";
 import { describeIssues } from "../../shared/http/validate.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import { parseQuestionsJsonl } from "./dataset.ts";
 import { createJob, runJob } from "./jobs.ts";
 import type { EvalSteps } from "./steps.ts";

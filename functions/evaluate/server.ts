@@ -1,5 +1,5 @@
-import { createServer } from "../../shared/http/server.ts";
-import type { Runtime } from "../../shared/runtime.ts";
+import { createServer } from "../../compose/server.ts";
+import type { Runtime } from "../../compose/runtime.ts";
 import { mountEvaluations } from "./app.ts";
 
 /** Batch evaluations (`/v1/evaluations`); the pipeline and judges are steps, as a server of its own. */

@@ -4,7 +4,7 @@ import {
   ingestDocuments,
 } from "../../shared/documents/ingest.ts";
 import { DEMO_CORPUS } from "../../shared/demo/corpus.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import type { EvalQuestion } from "./types.ts";
 
 /** The namespace the built-in smoke dataset's corpus (sift's own docs) is ingested into. */

@@ -8,7 +8,7 @@ import type {
   SimilarityEvaluation,
   Verdict,
 } from "../../shared/judge/types.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import type { EloRating, VariantRun } from "./types.ts";
 
 export type TournamentGame = { a: string; b: string; winner: Verdict };

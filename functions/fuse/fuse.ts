@@ -4,7 +4,7 @@ import { reciprocalRankFusion } from "../../shared/search/rrf.ts";
 import type { SearchHit } from "../../shared/vector/port.ts";
 import { search, type SearchInput, SPARSE_FALLBACK_REASON } from "./search.ts";
 import { generateQueryVariations } from "./variations.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 
 export type FusedHit = SearchHit & {
   rrf_score: number;

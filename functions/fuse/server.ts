@@ -1,5 +1,5 @@
-import { createServer } from "../../shared/http/server.ts";
-import type { Runtime } from "../../shared/runtime.ts";
+import { createServer } from "../../compose/server.ts";
+import type { Runtime } from "../../compose/runtime.ts";
 import { mountFuse } from "./app.ts";
 
 /** Search (`/v1/search`) and RAG-Fusion (`/v1/fuse`), as a server of its own. */

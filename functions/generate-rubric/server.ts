@@ -1,5 +1,5 @@
-import { createServer } from "../../shared/http/server.ts";
-import type { Runtime } from "../../shared/runtime.ts";
+import { createServer } from "../../compose/server.ts";
+import type { Runtime } from "../../compose/runtime.ts";
 import { mountGenerateRubric } from "./app.ts";
 
 /** REBEL's rubric generation (`/v1/rubrics`), as a server of its own. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { judgeAnswerPrompt } from "../../prompts/judge-answer.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import { askJudgeReadably } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { neutralizeJudgeText, oneLine, renderJudgedDocuments } from "./render.ts";

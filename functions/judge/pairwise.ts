@@ -2,7 +2,7 @@ import { z } from "zod";
 import { judgePairwisePrompt } from "../../prompts/judge-pairwise.ts";
 import type { TokenUsage } from "../../shared/llm/chat.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import { relevantDocuments } from "./answer.ts";
 import { askJudgeReadably } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";

@@ -3,7 +3,7 @@ import { judgeRetrievalPrompt } from "../../prompts/judge-retrieval.ts";
 import { mapSettled } from "../../shared/concurrency.ts";
 import type { TokenUsage } from "../../shared/llm/chat.ts";
 import { renderTemplate } from "../../shared/llm/prompt.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import { askJudgeReadably } from "./ask.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { oneLine, renderJudgedDocuments } from "./render.ts";

@@ -1,5 +1,5 @@
-import { createServer } from "../../shared/http/server.ts";
-import type { Runtime } from "../../shared/runtime.ts";
+import { createServer } from "../../compose/server.ts";
+import type { Runtime } from "../../compose/runtime.ts";
 import { mountJudge } from "./app.ts";
 import { mountJudgeStats } from "./stats-app.ts";
 

@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { ELO_DEFAULTS, eloTournament } from "../../shared/metrics/elo.ts";
 import { InvalidRequestError } from "../../shared/errors.ts";
-import type { AppEnv } from "../../shared/http/server.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
 import { readJson } from "../../shared/http/validate.ts";
 import { blandAltman } from "../../shared/metrics/agreement.ts";
 import { kendallTauBTest, spearmanRhoTest } from "../../shared/metrics/significance.ts";

@@ -5,7 +5,7 @@ import { mapSettled } from "../../shared/concurrency.ts";
 import { completeObject, completeText, type TokenUsage } from "../../shared/llm/chat.ts";
 import type { LlmContext } from "../../shared/llm/client.ts";
 import { neutralizeTags, renderDocuments, renderTemplate } from "../../shared/llm/prompt.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import { cachedJudgment, judgeCacheKey } from "./cache.ts";
 import { oneLine } from "./render.ts";
 import { addUsage } from "./usage.ts";

@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import type { AppEnv } from "../../shared/http/server.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
 import type { StepName } from "../../shared/steps/names.ts";
 import { resolveStep } from "../../shared/steps/transport.ts";
 import { FORWARDED_KEY_HEADER } from "../../shared/ratelimit/origin.ts";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { OpenApiDocument } from "../../shared/http/openapi-document.ts";
-import type { AppEnv } from "../../shared/http/server.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
 import { callStep } from "../../shared/steps/call.ts";
 import type { StepName } from "../../shared/steps/names.ts";
 import { resolveStep } from "../../shared/steps/transport.ts";

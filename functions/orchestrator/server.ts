@@ -1,5 +1,5 @@
-import { createServer } from "../../shared/http/server.ts";
-import type { Runtime } from "../../shared/runtime.ts";
+import { createServer } from "../../compose/server.ts";
+import type { Runtime } from "../../compose/runtime.ts";
 import { mountOrchestrator } from "./app.ts";
 import { mountConsole } from "./console/app.ts";
 import { mountChat } from "./chat/app.ts";

@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { InvalidRequestError } from "../../shared/errors.ts";
-import type { AppEnv } from "../../shared/http/server.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
 import { readJson, readRawJson, validate } from "../../shared/http/validate.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/types.ts";

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../shared/http/server.ts";
+import type { AppEnv } from "../../shared/http/app-env.ts";
 import { DEFAULT_BATCH_SIZE } from "../../shared/rerank/types.ts";
 import { isCrossEncoderModel } from "../../shared/rerank/cross-encoder.ts";
 import {

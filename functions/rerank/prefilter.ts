@@ -1,4 +1,4 @@
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import { costOf, totalCost } from "../../shared/cost/cost.ts";
 import type { CrossEncoder } from "../../shared/rerank/cross-encoder.ts";
 import { inSpan } from "../../shared/tracing/spans.ts";

@@ -1,4 +1,4 @@
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import {
   DEFAULT_BATCH_CONCURRENCY,
   rerankInBatches,

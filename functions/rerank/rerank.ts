@@ -1,4 +1,4 @@
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import { rerankRunner } from "./runners.ts";
 import type { RerankRequest, RerankResponse } from "./types.ts";
 

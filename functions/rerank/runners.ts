@@ -1,5 +1,5 @@
 import { InvalidRequestError } from "../../shared/errors.ts";
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import { rerankStrategyNames, strategyMisfits } from "../../shared/rerank/strategies.ts";
 import type { TotOptions } from "../../shared/rerank/tot/options.ts";
 import { rerankItem } from "./item/item.ts";

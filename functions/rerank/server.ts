@@ -1,5 +1,5 @@
-import { createServer } from "../../shared/http/server.ts";
-import type { Runtime } from "../../shared/runtime.ts";
+import { createServer } from "../../compose/server.ts";
+import type { Runtime } from "../../compose/runtime.ts";
 import { mountRerank } from "./app.ts";
 
 /** Reranking (`/v1/rerank`, Cohere-compatible `/v2/rerank`), as a server of its own. */

@@ -1,4 +1,4 @@
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import type { Rubric } from "../../shared/rerank/rubric.ts";
 import { generateRubric, unreachableRubric } from "../../core/rerank/generate-rubric.ts";
 import { applyWeights, type WeightsOption } from "../../core/rerank/weights.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { countTokens, tokenize } from "../../shared/text/tokenize.ts";
-import type { FaultKind, Latency } from "./knobs.ts";
+import type { FaultKind, Latency } from "../../shared/offline-knobs.ts";
 import { streamCompletion } from "./stream.ts";
 import { taskFor } from "./tasks/index.ts";
 import type { OfflineTask, TaskInput } from "./tasks/types.ts";

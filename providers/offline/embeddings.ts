@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { HASHED_EMBEDDING_DIMENSIONS, hashedEmbedding } from "../../shared/embeddings/hashed.ts";
 import { countTokens } from "../../shared/text/tokenize.ts";
-import type { FaultKind, Latency } from "./knobs.ts";
+import type { FaultKind, Latency } from "../../shared/offline-knobs.ts";
 import { sleep } from "./timing.ts";
 import { float32Base64 } from "../../shared/embeddings/base64.ts";
 import { errorResponse, jsonResponse, truncatedJsonResponse } from "./wire.ts";

@@ -8,7 +8,7 @@
 import { HASHED_EMBEDDING_MODEL } from "../../shared/embeddings/hashed.ts";
 import { handleChat } from "./chat.ts";
 import { handleEmbeddings } from "./embeddings.ts";
-import { drawFault, parseFaults, parseLatency, seededRandom } from "./knobs.ts";
+import { drawFault, parseFaults, parseLatency, seededRandom } from "../../shared/offline-knobs.ts";
 import { untilAborted } from "./timing.ts";
 import { errorResponse, jsonResponse, rateLimitResponse, serverErrorResponse } from "./wire.ts";
 

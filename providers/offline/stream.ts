@@ -1,5 +1,5 @@
 import { countTokens } from "../../shared/text/tokenize.ts";
-import type { Latency } from "./knobs.ts";
+import type { Latency } from "../../shared/offline-knobs.ts";
 import { sleep, tokenDelay } from "./timing.ts";
 
 /** What one streamed completion needs; `cut` ends the body with an error halfway. */

@@ -1,6 +1,6 @@
 import { readConfig } from "../../shared/config.ts";
 import { indexLogIn } from "../../shared/deno/data-dir.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { backgroundStepContext } from "../../shared/steps/transport.ts";
 import { ALL_IN_ONE_SERVES, createSiftApp } from "../../app.ts";
 import { stepsOver } from "../../functions/evaluate/default-steps.ts";

@@ -1,4 +1,4 @@
-import type { Deps } from "../../shared/runtime.ts";
+import type { Deps } from "../../shared/deps.ts";
 import type { EvalSteps } from "../../functions/evaluate/steps.ts";
 import type { BeirDataset } from "./beir-load.ts";
 import type { GridCell } from "./beir-grid.ts";

@@ -1,5 +1,5 @@
 import { ingestDocuments } from "../documents/ingest.ts";
-import type { Deps } from "../runtime.ts";
+import type { Deps } from "../deps.ts";
 import { DEFAULT_NAMESPACE } from "../vector/port.ts";
 import { DEMO_CORPUS } from "./corpus.ts";
 

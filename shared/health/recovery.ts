@@ -7,7 +7,7 @@ import { ForbiddenError } from "../errors.ts";
 import { recoveredTailSchema } from "../responses.ts";
 import { LocalIndex } from "../vector/local.ts";
 import type { IndexStatus } from "../vector/local.ts";
-import type { HealthReport } from "./probe.ts";
+import type { HealthReport } from "./report.ts";
 
 /**
  * `DELETE` here: an operator has seen what the embedded index's starts cut

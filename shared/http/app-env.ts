@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import type { Config } from "../config.ts";
 import type { RateLimitState } from "../ratelimit/port.ts";
-import type { Deps } from "../runtime.ts";
+import type { Deps } from "../deps.ts";
 import type { StepContext } from "../steps/transport.ts";
 
 /**

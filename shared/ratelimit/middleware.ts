@@ -6,29 +6,18 @@ import type { AppEnv } from "../http/app-env.ts";
 import { MemoryRateLimiter } from "./memory.ts";
 import { addressKey, originOf, type RequestOrigin } from "./origin.ts";
 import type { RateLimitDecision, RateLimiter, RateLimitState } from "./port.ts";
-import { UpstashRateLimiter } from "../../adapters/upstash/ratelimit.ts";
-import {
-  isRateLimitBinding,
-  WorkersBindingRateLimiter,
-} from "../../adapters/workers/ratelimit-binding.ts";
-
 export type { RateLimitState };
 
 /**
- * The limiter this request uses: the Workers binding `RATE_LIMITER` when
- * bound, else Upstash Redis when configured, else this app's in-memory one.
+ * The limiter a request over `limit` a minute uses, picked by the
+ * composition from the config and environment (a platform binding, a shared
+ * store); `undefined`: this app's in-memory one.
  */
-function limiterFor(
+export type LimiterFor = (
   limit: number,
   config: Config,
   env: Record<string, unknown>,
-  memory: (limit: number) => RateLimiter,
-): RateLimiter {
-  const binding = env.RATE_LIMITER;
-  if (isRateLimitBinding(binding)) return new WorkersBindingRateLimiter(binding, { limit });
-  if (config.redis) return new UpstashRateLimiter({ ...config.redis, limit });
-  return memory(limit);
-}
+) => RateLimiter | undefined;
 
 /** The caller's key: a hash of its API key when keys are required, else its address. */
 async function keyOf(c: Context<AppEnv>, origin: RequestOrigin): Promise<string> {
@@ -94,7 +83,7 @@ async function charge(c: Context<AppEnv>, state: RateLimitState, cost: number): 
  * to itself are not counted (see `origin.ts`). The in-memory limiter belongs
  * to the app that made this middleware: one per process.
  */
-export function rateLimit(): MiddlewareHandler<AppEnv> {
+export function rateLimit(limiterFor: LimiterFor): MiddlewareHandler<AppEnv> {
   let memory: MemoryRateLimiter | undefined;
   let memoryLimit = 0;
   const memoryFor = (limit: number) => {
@@ -110,7 +99,7 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     if (!limit || origin.kind === "in-process" || origin.kind === "internal") return await next();
     // A forwarded request was counted by the Worker that forwarded it.
     const state: RateLimitState = {
-      limiter: limiterFor(limit, c.var.config, c.env ?? {}, memoryFor),
+      limiter: limiterFor(limit, c.var.config, c.env ?? {}) ?? memoryFor(limit),
       limit,
       key: await keyOf(c, origin),
       charged: origin.kind === "forwarded" ? 1 : 0,

@@ -1,5 +1,5 @@
 import { withoutDemoCorpus } from "../demo/lazy-index.ts";
-import type { Deps } from "../runtime.ts";
+import type { Deps } from "../deps.ts";
 import type { VectorIndex } from "../vector/port.ts";
 
 /**

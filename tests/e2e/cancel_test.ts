@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
 import { createAnswerServer } from "../../functions/answer/server.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import {
   cancelledWithin,
   leaveAfterFirstDelta,

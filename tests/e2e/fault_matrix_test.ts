@@ -17,7 +17,7 @@
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
 import { createOfflineModel, type OfflineModel } from "../../providers/offline/model.ts";
-import { FAULT_KINDS, type FaultKind } from "../../providers/offline/knobs.ts";
+import { FAULT_KINDS, type FaultKind } from "../../shared/offline-knobs.ts";
 import { readEvents } from "../routes/helpers.ts";
 import { CORPUS } from "../routes/corpus.ts";
 import { freePort } from "./service.ts";

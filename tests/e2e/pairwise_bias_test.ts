@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { mountJudge } from "../../functions/judge/app.ts";
-import { createServer } from "../../shared/http/server.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { createServer } from "../../compose/server.ts";
+import { Runtime } from "../../compose/runtime.ts";
 
 type ChatCall = { prompt: string; model: string; structured: boolean; user: string };
 

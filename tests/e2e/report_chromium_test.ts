@@ -13,7 +13,7 @@ import { fakeSteps } from "../helpers/eval_fakes.ts";
 import { colorOf } from "../../functions/evaluate/report/escape.ts";
 import { renderReportHtml } from "../../functions/evaluate/report/html.ts";
 import { runEvaluation } from "../../functions/evaluate/run.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 
 const CHROMIUM = Deno.env.get("CHROMIUM") ?? "/usr/bin/chromium";
 const hasChromium = (() => {

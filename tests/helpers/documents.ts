@@ -4,7 +4,7 @@
  * document's stored chunks back through `/v1/search`.
  */
 import { createSiftApp } from "../../app.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 
 export const FIXTURES = new URL("../fixtures/documents/", import.meta.url);
 

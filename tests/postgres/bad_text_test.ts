@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
 import { readConfig } from "../../shared/config.ts";
 import { SiftError } from "../../shared/errors.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { postgresPool } from "../../adapters/postgres/from-env.ts";
 import { PostgresIndex } from "../../adapters/postgres/index.ts";
 import { assertBadTextRefused } from "../routes/bad-text-cases.ts";

@@ -1,7 +1,7 @@
 /** `DATABASE_URL` in the config: what it selects, and the mistakes named at start. */
 import assert from "node:assert/strict";
 import { readConfig } from "../../shared/config.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { postgresPool } from "../../adapters/postgres/from-env.ts";
 
 const URL_ = "postgres://sift:secret@127.0.0.1:5432/sift";

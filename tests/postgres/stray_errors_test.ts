@@ -13,7 +13,7 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 async function runWithHandler(body: string) {
   const code = `
     import postgres from "postgres";
-    import { keepServingPastClientErrors } from "./shared/deno/stray-errors.ts";
+    import { keepServingPastClientErrors } from "./adapters/deno/stray-errors.ts";
     keepServingPastClientErrors();
     ${body}
     await new Promise((resolve) => setTimeout(resolve, 1500));

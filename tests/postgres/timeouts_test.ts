@@ -11,7 +11,7 @@ import postgres from "postgres";
 import { createSiftApp } from "../../app.ts";
 import { startPgliteServer } from "../../scripts/pglite-server.ts";
 import { readConfig } from "../../shared/config.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { IndexTimeoutError } from "../../adapters/postgres/errors.ts";
 import { postgresPool } from "../../adapters/postgres/from-env.ts";
 import { PostgresIndex } from "../../adapters/postgres/index.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createOrchestratorServer } from "../../functions/orchestrator/server.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { EMPTY_ENV, testApp } from "./helpers.ts";
 
 async function sha256Source(text: string): Promise<string> {

@@ -14,7 +14,7 @@ import { makeDocx, paragraph } from "../helpers/docx.ts";
 import { type ErrorBody, readEvents } from "./helpers.ts";
 import { createEmbedServer } from "../../functions/embed/server.ts";
 import { createOrchestratorServer } from "../../functions/orchestrator/server.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 
 type IngestBody = { namespace: string; documents: { id: string; chunks: number }[] };
 

@@ -1,7 +1,7 @@
 /** Issue #11: a run id is bound to its dataset, scheduled ids are the scheduler's, a dataset URL is fetched once a run. */
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { NoQueueJobBackend } from "../../adapters/workers/queue-jobs.ts";
 
 const QUESTIONS = [{ id: "rrf", question: "How does reciprocal rank fusion score a document?" }];

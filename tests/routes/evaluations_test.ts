@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
 import { MemoryJobBackend } from "../../shared/jobs/memory.ts";
 import type { JobMessage } from "../../shared/jobs/types.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { NoQueueJobBackend } from "../../adapters/workers/queue-jobs.ts";
 import { CORPUS } from "./corpus.ts";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import type { IndexLog } from "../../lib/vector-index/log.ts";
 import { EMPTY_ENV, testApp } from "./helpers.ts";
 

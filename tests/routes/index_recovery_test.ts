@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { FileIndexLog } from "../../lib/vector-index/deno/file-index-log.ts";
 import { withRecovery } from "../../shared/health/recovery.ts";
 

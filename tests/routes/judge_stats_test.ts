@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { JUDGE_STATS_LIMITS, mountJudgeStats } from "../../functions/judge/stats-app.ts";
-import { createServer } from "../../shared/http/server.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { createServer } from "../../compose/server.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import type { ErrorBody } from "./helpers.ts";
 
 type Rating = {

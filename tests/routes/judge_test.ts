@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mountJudge } from "../../functions/judge/app.ts";
-import { createServer } from "../../shared/http/server.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { createServer } from "../../compose/server.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import type { ErrorBody } from "./helpers.ts";
 
 /** The judge routes alone, on the offline model (app.ts mounts them in the all-in-one app). */

@@ -9,7 +9,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { Webhook } from "standardwebhooks";
 import { createSiftApp } from "../../app.ts";
 import type { OpenApiDocument } from "../../shared/http/openapi-document.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { startWebhookReceiver } from "../helpers/webhook_receiver.ts";
 import { CORPUS } from "./corpus.ts";
 import { EMPTY_ENV, readEvents } from "./helpers.ts";

@@ -16,8 +16,8 @@ import { createJudgeServer } from "../../functions/judge/server.ts";
 import { createOrchestratorServer } from "../../functions/orchestrator/server.ts";
 import { createRerankServer } from "../../functions/rerank/server.ts";
 import type { OpenApiDocument } from "../../shared/http/openapi-document.ts";
-import { routesOf } from "../../shared/http/server.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { routesOf } from "../../compose/server.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { EMPTY_ENV, type ErrorBody, withoutErrorLogs } from "./helpers.ts";
 
 type Fetcher = {

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
 import { ROUTE_OWNERS } from "../../functions/orchestrator/forward.ts";
 import { createOrchestratorServer } from "../../functions/orchestrator/server.ts";
-import { Runtime } from "../../shared/runtime.ts";
-import { routesOf as allRoutesOf } from "../../shared/http/server.ts";
+import { Runtime } from "../../compose/runtime.ts";
+import { routesOf as allRoutesOf } from "../../compose/server.ts";
 import { readEvents, withoutErrorLogs } from "./helpers.ts";
 
 type Recorded = { path: string; authorization: string | null; requestId: string | null };

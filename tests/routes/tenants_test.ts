@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import type { Job, JobBackend, JobMessage } from "../../shared/jobs/types.ts";
 import { idempotencySlotOf } from "../../shared/jobs/types.ts";
 import { connectMcp, textOf } from "../helpers/mcp_client.ts";

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { readConfig } from "../../shared/config.ts";
 import { ConfigError } from "../../shared/errors.ts";
 import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";

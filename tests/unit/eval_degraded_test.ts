@@ -6,7 +6,7 @@ import { verdictOf } from "../../functions/evaluate/report/verdict.ts";
 import { runEvaluation } from "../../functions/evaluate/run.ts";
 import type { EvalSteps } from "../../functions/evaluate/steps.ts";
 import type { EvalQuestion } from "../../functions/evaluate/types.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { fakeSteps } from "../helpers/eval_fakes.ts";
 
 const QUESTIONS: EvalQuestion[] = Array.from({ length: 4 }, (_, i) => ({

@@ -14,7 +14,7 @@ import type { EvalSteps } from "../../functions/evaluate/steps.ts";
 import type { EvalQuestion, Game, VariantRun } from "../../functions/evaluate/types.ts";
 import { clusterBootstrapInterval } from "../../shared/metrics/bootstrap.ts";
 import { meanInterval } from "../../shared/metrics/stats.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { fakeSteps } from "../helpers/eval_fakes.ts";
 
 const QUESTIONS: EvalQuestion[] = Array.from({ length: 3 }, (_, i) => ({

@@ -11,7 +11,7 @@ import { summaryText } from "../../functions/evaluate/report/text.ts";
 import { verdictOf } from "../../functions/evaluate/report/verdict.ts";
 import { rankingDisagreements } from "../../functions/evaluate/report/ranking-note.ts";
 import { runEvaluation } from "../../functions/evaluate/run.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 
 const HOSTILE = `<script>alert(1)</script><img src=x onerror="alert(2)">' " &`;
 const VARIANTS = ["none", "one-turn", "two-turn", "relevance+fusion"];

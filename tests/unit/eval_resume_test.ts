@@ -3,7 +3,7 @@ import { readConfig } from "../../shared/config.ts";
 import { fakeSteps } from "../helpers/eval_fakes.ts";
 import { runEvaluation } from "../../functions/evaluate/run.ts";
 import type { EvalQuestion } from "../../functions/evaluate/types.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 
 const QUESTIONS: EvalQuestion[] = Array.from({ length: 6 }, (_, i) => ({
   id: `q${i}`,

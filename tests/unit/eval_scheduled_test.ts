@@ -4,7 +4,7 @@ import { fakeSteps } from "../helpers/eval_fakes.ts";
 import { readJob, readReport } from "../../functions/evaluate/jobs.ts";
 import { readEvalSettings, runScheduledEvaluation } from "../../functions/evaluate/scheduled.ts";
 import { SMOKE_NAMESPACE, SMOKE_QUESTIONS } from "../../functions/evaluate/smoke.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 
 /** Keeps the run's own log lines out of the test output, and returns them. */
 async function quietly<T>(body: () => Promise<T>): Promise<{ value: T; logs: string[] }> {

@@ -9,7 +9,7 @@ import { judgePair } from "../../providers/offline/tasks/judge-pairwise.ts";
 import { parseJudgePrompt } from "../../providers/offline/tasks/judge-prompt.ts";
 import { gradeRelevance } from "../../providers/offline/tasks/judge-retrieval.ts";
 import { tokenF1 } from "../../providers/offline/tasks/judge-similarity.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 
 const QUERY = "What is the constant k in reciprocal rank fusion?";
 const DOCUMENTS = [

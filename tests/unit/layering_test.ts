@@ -1,16 +1,20 @@
 /**
- * The layering the product's shape depends on: `shared/` is the ground floor
- * and imports nothing from `functions/`; no function imports another
- * function's files (what several share lives in `shared/`), so each can be
- * bundled and deployed alone; providers (`providers/`, such as the offline
- * model) sit beside the functions, reading `shared/` and `prompts/`, and
- * `shared/` reaches them only where it chooses a provider. And no file
- * imports itself through others: there is no import cycle anywhere. The
- * embedded index (`lib/vector-index/`) is a library of its own: it imports
- * nothing outside its folder but npm packages; `shared/` may import it. Reads
- * every import, static, dynamic or type-only. Logic several functions share
- * that sends a prompt (REBEL's batches, the rubric, the correction turn)
- * lives in `core/`, above `shared/` and `prompts/`: `shared/` imports neither.
+ * The layering the product's shape depends on, floor by floor:
+ * - `shared/` is the ground floor: ports, domain types and small utilities
+ *   the functions share. It imports nothing above it: no function, no
+ *   `core/`, `prompts/`, `adapters/`, `providers/` or `compose/`.
+ * - `adapters/` implement shared/'s ports (Postgres, Upstash, the Workers
+ *   bindings, the OpenAI-compatible embeddings client, Deno's process
+ *   helpers); `providers/` (the offline model, Workers AI) sit beside them.
+ * - `core/` holds the logic several functions share that sends a prompt.
+ * - No function imports another function's files, so each can be bundled and
+ *   deployed alone; a function's logic takes its deps, and only its entries
+ *   (server.ts, worker.ts, *-entry.ts) import `compose/`, which reads config
+ *   and picks the providers and adapters, as main.ts and worker.ts do.
+ * - The embedded index (`lib/vector-index/`) is a library of its own: it
+ *   imports nothing outside its folder but npm packages.
+ * And no file imports itself through others: there is no import cycle
+ * anywhere. Reads every import, static, dynamic or type-only.
  */
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
@@ -23,24 +27,13 @@ import {
 } from "../helpers/import_graph.ts";
 
 /**
- * Where shared/ chooses and configures a provider: the runtime builds it,
- * config validates its variables. Nothing else in shared/ imports providers/.
+ * A function's deploy entries (its own server, its Worker, a queue or cron
+ * entry): each composes its function with the providers and adapters
+ * compose/ picks, as main.ts and worker.ts do for the whole app.
  */
-export const PROVIDER_COMPOSITION = ["shared/runtime.ts", "shared/config.ts"];
-
-/**
- * The files of shared/ that still pick an adapter (the runtime building the
- * index and cache, the health probe's no-retry embedder, the rate limiter's
- * choice, the stray-error filter knowing postgres.js's errors): the
- * composition that is yet to leave shared/. Nothing else in it imports
- * adapters/, and this list only shrinks.
- */
-export const ADAPTER_COMPOSITION = [
-  "shared/runtime.ts",
-  "shared/health/probe.ts",
-  "shared/ratelimit/middleware.ts",
-  "shared/deno/stray-errors.ts",
-];
+export function isFunctionEntry(file: string): boolean {
+  return /^functions\/.*\/(server|worker|[a-z-]+-entry)\.ts$/.test(file);
+}
 
 /** The embedded index library: usable without the rest of sift. */
 export const INDEX_LIBRARY = "lib/vector-index/";
@@ -58,16 +51,20 @@ export function layeringViolation(file: string, target: string): string | undefi
   if (fileFunction && targetFunction && fileFunction !== targetFunction) {
     return `${file} imports ${target}: a function imports no other function's files`;
   }
-  if (
-    file.startsWith("shared/") && target.startsWith("adapters/") &&
-    !ADAPTER_COMPOSITION.includes(file)
-  ) {
-    return `${file} imports ${target}: shared/ holds ports, adapters/ their implementations ` +
-      "(only the composition picks one)";
+  if (file.startsWith("shared/") && /^(adapters|providers|compose)\//.test(target)) {
+    return `${file} imports ${target}: shared/ holds ports, adapters/ and providers/ what ` +
+      "implements them, and only compose/ picks one";
   }
-  if (file.startsWith("adapters/") && /^(functions|core|providers)\//.test(target)) {
+  if (file.startsWith("adapters/") && /^(functions|core|providers|compose)\//.test(target)) {
     return `${file} imports ${target}: an adapter implements a port of shared/ and imports ` +
-      "no function, core/ or provider";
+      "no function, core/, provider or composition";
+  }
+  if (/^(core|providers)\//.test(file) && target.startsWith("compose/")) {
+    return `${file} imports ${target}: only entries import the composition`;
+  }
+  if (file.startsWith("functions/") && target.startsWith("compose/") && !isFunctionEntry(file)) {
+    return `${file} imports ${target}: a function's logic takes its deps; only its entries ` +
+      "(server.ts, worker.ts, *-entry.ts) import the composition";
   }
   if (file.startsWith("shared/") && /^(core|prompts)\//.test(target)) {
     return `${file} imports ${target}: shared/ imports nothing from core/ or prompts/ ` +
@@ -79,15 +76,7 @@ export function layeringViolation(file: string, target: string): string | undefi
   if (file.startsWith("providers/") && target.startsWith("functions/")) {
     return `${file} imports ${target}: a provider imports no function`;
   }
-  if (
-    file.startsWith("shared/") && target.startsWith("providers/") &&
-    !PROVIDER_COMPOSITION.includes(file)
-  ) {
-    return `${file} imports ${target}: shared/ reaches providers/ only through ${
-      PROVIDER_COMPOSITION.join(" or ")
-    }`;
-  }
-  if (/^(shared|core|adapters|functions|providers)\//.test(file)) {
+  if (/^(shared|core|adapters|compose|functions|providers)\//.test(file)) {
     if (relative(ROOT, join(ROOT, target)).startsWith("..")) return `${file} imports ${target}`;
     if (/^(tests|scripts)\//.test(target) || !target.includes("/")) {
       return `${file} imports ${target}: the product does not import tests, scripts or entries`;
@@ -99,7 +88,7 @@ export function layeringViolation(file: string, target: string): string | undefi
 Deno.test("layering: shared/ imports no function, no function imports another, providers sit beside", async () => {
   const violations: string[] = [];
   let checked = 0;
-  for (const directory of ["shared", "core", "adapters", "functions", "providers"]) {
+  for (const directory of ["shared", "core", "adapters", "compose", "functions", "providers"]) {
     for await (const file of sourceFiles(directory)) {
       for (const target of await importsOf(file)) {
         checked++;
@@ -148,12 +137,25 @@ Deno.test("layering: the rule catches a function importing another, and shared/ 
   assert.match(layeringViolation("functions/fuse/app.ts", "app.ts") ?? "", /entries/);
 });
 
-Deno.test("layering: adapters/ implement shared/'s ports; shared/ picks none outside its composition", () => {
+Deno.test("layering: adapters/ implement shared/'s ports; only compose/ and entries pick one", () => {
   assert.match(
     layeringViolation("shared/metrics/stats.ts", "adapters/postgres/index.ts") ?? "",
-    /only the composition picks one/,
+    /only compose\/ picks one/,
   );
-  assert.equal(layeringViolation("shared/runtime.ts", "adapters/postgres/from-env.ts"), undefined);
+  assert.equal(layeringViolation("compose/runtime.ts", "adapters/postgres/from-env.ts"), undefined);
+  assert.match(
+    layeringViolation("functions/rerank/app.ts", "compose/server.ts") ?? "",
+    /only its entries/,
+  );
+  assert.equal(layeringViolation("functions/rerank/server.ts", "compose/server.ts"), undefined);
+  assert.equal(
+    layeringViolation("functions/evaluate/scheduled-entry.ts", "compose/runtime.ts"),
+    undefined,
+  );
+  assert.match(
+    layeringViolation("adapters/postgres/index.ts", "compose/runtime.ts") ?? "",
+    /an adapter implements a port/,
+  );
   assert.match(
     layeringViolation("adapters/postgres/index.ts", "functions/embed/app.ts") ?? "",
     /an adapter implements a port/,
@@ -180,10 +182,10 @@ Deno.test("layering: shared/ sends no prompt; core/ holds what does, under the f
 
 Deno.test("layering: the rule keeps providers beside the functions and shared/ off them", () => {
   assert.match(
-    layeringViolation("shared/health/probe.ts", "providers/offline/model.ts") ?? "",
-    /only through shared\/runtime\.ts/,
+    layeringViolation("shared/health/report.ts", "providers/offline/model.ts") ?? "",
+    /only compose\/ picks one/,
   );
-  assert.equal(layeringViolation("shared/runtime.ts", "providers/offline/model.ts"), undefined);
+  assert.equal(layeringViolation("compose/runtime.ts", "providers/offline/model.ts"), undefined);
   assert.match(
     layeringViolation("providers/offline/tasks/rubric.ts", "functions/rerank/rerank.ts") ?? "",
     /a provider imports no function/,
@@ -199,7 +201,7 @@ Deno.test("layering: no import cycle anywhere in the repository", async () => {
   // Everything but node_modules and build output: product, entries, scripts and tests.
   const graph = await importGraph([""]);
   assert.ok(graph.size > 300, `only ${graph.size} files read: the scan is broken`);
-  assert.ok(graph.has("shared/http/server.ts") && graph.has("providers/offline/model.ts"));
+  assert.ok(graph.has("compose/server.ts") && graph.has("providers/offline/model.ts"));
   assert.deepEqual(importCycles(graph), []);
 });
 

@@ -10,7 +10,7 @@ import {
   standaloneQuestion,
 } from "../../functions/orchestrator/openai/rewrite.ts";
 import { standalone, topicOf } from "../../providers/offline/tasks/standalone-question.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 
 Deno.test("topicOf() takes the subject of 'What is X?', else the topic words as written", () => {
   assert.equal(topicOf("What is reciprocal rank fusion?"), "reciprocal rank fusion");

@@ -1,7 +1,7 @@
 import { ALL_IN_ONE_SERVES, createSiftApp } from "../../app.ts";
 import { importBundledMount } from "../../mount-imports.ts";
 import { nightlyHandler } from "../../functions/evaluate/scheduled-entry.ts";
-import { Runtime } from "../../shared/runtime.ts";
+import { Runtime } from "../../compose/runtime.ts";
 import { workersAiBindingFetch } from "../../providers/workers-ai/openai-fetch.ts";
 import { stateFromBindings } from "../../adapters/workers/state-client.ts";
 import { jobsFromBindings } from "../../adapters/workers/queue-jobs.ts";

@@ -1,7 +1,7 @@
 import { extraModels } from "./provider-models.ts";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../../../shared/http/server.ts";
+import type { AppEnv } from "../../../shared/http/app-env.ts";
 import { answerChat } from "../openai/answer.ts";
 import { chunkOf, completionHead, completionOf, usageChunk } from "./completion.ts";
 import { modelNotFound } from "../openai/errors.ts";

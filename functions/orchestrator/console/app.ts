@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { describe } from "../../../shared/http/openapi.ts";
-import type { AppEnv } from "../../../shared/http/server.ts";
+import type { AppEnv } from "../../../shared/http/app-env.ts";
 import { CONSOLE_HTML, CONSOLE_SCRIPT } from "./page.ts";
 
 let scriptHash: Promise<string> | undefined;

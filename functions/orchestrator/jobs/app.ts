@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { NotFoundError, SiftError } from "../../../shared/errors.ts";
 import { checkPublicUrl } from "../../../shared/http/public-url.ts";
-import type { AppEnv } from "../../../shared/http/server.ts";
+import type { AppEnv } from "../../../shared/http/app-env.ts";
 import { readJson } from "../../../shared/http/validate.ts";
 import { InvalidRequestError } from "../../../shared/errors.ts";
 import type { Job } from "../../../shared/jobs/types.ts";

@@ -1,4 +1,4 @@
-import type { Runtime } from "../../../shared/runtime.ts";
+import type { Runtime } from "../../../compose/runtime.ts";
 import { isJobMessage } from "../../../shared/jobs/types.ts";
 import type { QueueBatch } from "../../../adapters/workers/queue-jobs.ts";
 import { handleJobMessage } from "../../../shared/jobs/consume.ts";

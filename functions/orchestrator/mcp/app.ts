@@ -6,7 +6,7 @@ import { jsonSyntaxError } from "../../../shared/http/json-syntax.ts";
 import { requireJsonContentType } from "../../../shared/http/content-type.ts";
 import { sha256Hex } from "../../../shared/hash.ts";
 import { dataStreamContent, describe, jsonContent } from "../../../shared/http/openapi.ts";
-import type { AppEnv } from "../../../shared/http/server.ts";
+import type { AppEnv } from "../../../shared/http/app-env.ts";
 import { LIMITS } from "../../../shared/limits.ts";
 import { errorBodySchema } from "../../../shared/responses.ts";
 import { originOf } from "../../../shared/ratelimit/origin.ts";

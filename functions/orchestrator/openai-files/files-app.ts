@@ -3,7 +3,7 @@ import { z } from "zod";
 import { UnsupportedMediaTypeError } from "../../../shared/errors.ts";
 import { multipartBoundary, readMultipart } from "../../../shared/http/multipart.ts";
 import { describe, json } from "../../../shared/http/openapi.ts";
-import type { AppEnv } from "../../../shared/http/server.ts";
+import type { AppEnv } from "../../../shared/http/app-env.ts";
 import { validateOpenAI } from "../../../shared/http/validate.ts";
 import { DocumentRefusedError } from "../../../shared/documents/refusal.ts";
 import { openAIErrorSchema } from "../openai/schemas.ts";

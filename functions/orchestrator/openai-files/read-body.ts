@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { AppEnv } from "../../../shared/http/server.ts";
+import type { AppEnv } from "../../../shared/http/app-env.ts";
 import { readRawJson, validateOpenAI } from "../../../shared/http/validate.ts";
 import { LIMITS } from "../../../shared/limits.ts";
 

@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { describe, json } from "../../../shared/http/openapi.ts";
-import type { AppEnv } from "../../../shared/http/server.ts";
+import type { AppEnv } from "../../../shared/http/app-env.ts";
 import { validateOpenAI } from "../../../shared/http/validate.ts";
 import { readOpenAIJson } from "./read-body.ts";
 import { openAIErrorSchema } from "../openai/schemas.ts";

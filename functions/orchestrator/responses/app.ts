@@ -1,5 +1,5 @@
 import type { Context, Hono } from "hono";
-import type { AppEnv } from "../../../shared/http/server.ts";
+import type { AppEnv } from "../../../shared/http/app-env.ts";
 import { events, json } from "../../../shared/http/openapi.ts";
 import { describe } from "../../../shared/http/openapi.ts";
 import { answerChat } from "../openai/answer.ts";

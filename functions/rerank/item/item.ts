@@ -7,7 +7,7 @@ import {
   type ItemStopReason,
 } from "../../../shared/rerank/item-options.ts";
 import type { Readings, RerankDocument } from "../../../shared/rerank/types.ts";
-import type { Deps } from "../../../shared/runtime.ts";
+import type { Deps } from "../../../shared/deps.ts";
 import { itemAnswerPrompt } from "../../../prompts/item-answer.ts";
 import { itemAnswerImplicitPrompt } from "../../../prompts/item-answer-implicit.ts";
 import { itemRelevanceRankingPrompt } from "../../../prompts/item-relevance-ranking.ts";

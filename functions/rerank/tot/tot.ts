@@ -7,7 +7,7 @@ import {
   type TotUnit,
 } from "../../../shared/rerank/tot/options.ts";
 import type { Readings, RerankDocument } from "../../../shared/rerank/types.ts";
-import type { Deps } from "../../../shared/runtime.ts";
+import type { Deps } from "../../../shared/deps.ts";
 import { totAgentPrompt } from "../../../prompts/tot-agent.ts";
 import { totQualityPrompt } from "../../../prompts/tot-quality.ts";
 import { totSimilarityPrompt } from "../../../prompts/tot-similarity.ts";

@@ -1,4 +1,4 @@
-import { fromPostgresClient } from "../../adapters/postgres/errors.ts";
+import { fromPostgresClient } from "../postgres/errors.ts";
 
 /**
  * Keeps a serving process alive past an error the postgres.js client raised

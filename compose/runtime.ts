@@ -1,60 +1,17 @@
-import { type Config, readConfig } from "./config.ts";
-import { MemoryCache } from "./cache/memory.ts";
-import { ResilientCache } from "./cache/resilient.ts";
+import { type Config, readConfig } from "../shared/config.ts";
+import type { Deps, JobsFromEnv, LlmFetchFromEnv, StateFromEnv } from "../shared/deps.ts";
+import { MemoryCache } from "../shared/cache/memory.ts";
+import { ResilientCache } from "../shared/cache/resilient.ts";
 import { UpstashRedisCache } from "../adapters/upstash/redis-cache.ts";
 import { OpenAIEmbedder } from "../adapters/openai/embeddings.ts";
-import type { Embedder } from "./embeddings/port.ts";
-import { createLlmClient, type LlmContext, type OfflineFetch } from "./llm/client.ts";
+import { createLlmClient, type OfflineFetch } from "../shared/llm/client.ts";
 import { createOfflineModel } from "../providers/offline/model.ts";
-import { LocalIndex } from "./vector/local.ts";
-import type { VectorIndex } from "./vector/port.ts";
+import { LocalIndex } from "../shared/vector/local.ts";
 import type { IndexLog } from "../lib/vector-index/log.ts";
 import { UpstashVectorIndex } from "../adapters/upstash/vector.ts";
-import type { CacheStore } from "./cache/port.ts";
 import type { PostgresFromEnv } from "../adapters/postgres/from-env.ts";
-import { ConfigError } from "./errors.ts";
-import { MemoryJobBackend } from "./jobs/memory.ts";
-import type { JobBackend } from "./jobs/types.ts";
-
-/**
- * Shared state found in the environment: on Workers, the Durable Object that
- * holds the embedded index and cache for every Worker bound to it.
- */
-export type StateFromEnv = (
-  env: Record<string, unknown>,
-) => { index: VectorIndex; cache: CacheStore } | undefined;
-
-/**
- * The job backend found in the environment: Deno KV on Deno (opened by the
- * entry), a Queue binding with the Durable Object on Workers.
- */
-export type JobsFromEnv = (env: Record<string, unknown>) => JobBackend | undefined;
-
-/**
- * A provider reached through a binding in the environment, as the `openai`
- * SDK's `fetch` (Workers AI's `AI` binding); undefined where there is none.
- */
-export type LlmFetchFromEnv = (
-  env: Record<string, unknown>,
-  config: Config,
-) => OfflineFetch | undefined;
-
-/** Everything a handler may use, built from this request's config. */
-export type Deps = {
-  config: Config;
-  llm: LlmContext;
-  /** The evaluation model (`JUDGE_MODEL`): by default not the model that answers. */
-  judge: LlmContext;
-  embedder: Embedder;
-  index: VectorIndex;
-  cache: ResilientCache;
-  /** Where jobs for webhook callers live and queue: the platform's queue, else memory. */
-  jobs: JobBackend;
-  /** The caller's tenant when its key names one: `index` and `cache` are then its own. */
-  tenant?: string;
-  /** What serves each port, as `/healthz` reports it: `offline` for embedded defaults. */
-  providers: { llm: string; embeddings: string; index: string; cache: string };
-};
+import { ConfigError } from "../shared/errors.ts";
+import { MemoryJobBackend } from "../shared/jobs/memory.ts";
 
 /**
  * The state that outlives a request: the embedded index and cache, the

@@ -1,5 +1,6 @@
 /**
- * The offline model's knobs, parsed from the `OFFLINE_MODEL_LATENCY` and
+ * The offline model's knobs (configuration, read by shared/config.ts and the
+ * offline provider alike), parsed from the `OFFLINE_MODEL_LATENCY` and
  * `OFFLINE_MODEL_FAULTS` strings, and the seeded random source that decides
  * which request gets which fault. Parse errors are plain `Error`s whose
  * message says what is wrong, so the config layer can prefix the variable.
@@ -91,7 +92,7 @@ export function parseFaults(text = ""): Faults {
 }
 
 /** The fault draws' RNG: seeded, so a run's fault sequence repeats. */
-export { mulberry32 as seededRandom } from "../../shared/random.ts";
+export { mulberry32 as seededRandom } from "./random.ts";
 
 /** One draw: the fault this request suffers, or undefined for a healthy reply. */
 export function drawFault(faults: Faults, random: () => number): FaultKind | undefined {

@@ -1,22 +1,16 @@
 import { APIError } from "openai";
-import { SiftError } from "../errors.ts";
-import { OpenAIEmbedder } from "../../adapters/openai/embeddings.ts";
-import { createLlmClient, type LlmContext } from "../llm/client.ts";
-import { type Deps, offlineModelFetch } from "../runtime.ts";
-import { DEFAULT_NAMESPACE, type VectorIndex } from "../vector/port.ts";
-
-/** `ok`; `degraded`: answers, but rate limited; `down`: fails or times out. */
-export type ProviderHealth = "ok" | "degraded" | "down";
-export type Health = {
-  llm: ProviderHealth;
-  embeddings: ProviderHealth;
-  index: ProviderHealth;
-  cache: ProviderHealth;
-};
-
-/** Why each provider that is not `ok` is not, in words a caller may read. */
-export type HealthProblems = Partial<Record<keyof Health, string>>;
-export type HealthReport = { checks: Health; problems: HealthProblems };
+import type {
+  Health,
+  HealthProblems,
+  HealthReport,
+  ProviderHealth,
+} from "../shared/health/report.ts";
+import { SiftError } from "../shared/errors.ts";
+import { OpenAIEmbedder } from "../adapters/openai/embeddings.ts";
+import { createLlmClient, type LlmContext } from "../shared/llm/client.ts";
+import type { Deps } from "../shared/deps.ts";
+import { offlineModelFetch } from "./runtime.ts";
+import { DEFAULT_NAMESPACE, type VectorIndex } from "../shared/vector/port.ts";
 
 /** Each probe's time limit: `/healthz` answers within about this long. */
 export const PROBE_TIMEOUT_MS = 2_000;
