@@ -15,8 +15,11 @@
  *
  *   deno run -A scripts/bench-restart.ts [sizes...]   (default 30000 100000 300000)
  *   deno run -A scripts/bench-restart.ts build <chunks> <dir>   (a real ingest: see `build`)
+ *   deno run -A scripts/bench-restart.ts http [sizes...] [--dense]   (grown over HTTP: see
+ *     bench-restart-http.ts)
  */
 import { denseEmbedder, serveDenseEmbeddings } from "./dense-embeddings.ts";
+import { benchRestartHttp } from "./bench-restart-http.ts";
 import { makeDocuments, post, quantile, rssMb, startServer, timed } from "./bench-index.ts";
 import { readDataset } from "./retrieval-eval.ts";
 import { readConfig } from "../shared/config.ts";
@@ -251,7 +254,16 @@ ${table.join("\n")}
 `;
 }
 
-if (import.meta.main && Deno.args[0] === "build") {
+if (import.meta.main && Deno.args[0] === "http") {
+  // `http [sizes...] [--dense]`: grown through the server's HTTP API (bench-restart-http.ts).
+  const sizes = Deno.args.slice(1).filter((arg) => arg !== "--dense").map(Number);
+  const reports = await benchRestartHttp(
+    sizes.length ? sizes : [30_000, 100_000, 300_000],
+    `${ROOT}../shared/datasets/aragog`,
+    { dense: Deno.args.includes("--dense") },
+  );
+  console.log(JSON.stringify(reports, null, 2));
+} else if (import.meta.main && Deno.args[0] === "build") {
   // `build <size> <dir>`: only the data directory (to profile a start on it).
   const { documents } = await readDataset(`${ROOT}../shared/datasets/aragog`);
   const words = documents.map((document) => document.text).join(" ").split(/\s+/);

@@ -15,6 +15,7 @@
  *   deno task bench --only load,http --load-runtimes deno   # Deno's load rows (workerd's kept)
  *   deno task bench --only postgres --postgres-sizes 10000   # the index in Postgres (pglite-server)
  *   deno task bench --only restart          # restart to first search at 30k, 100k, 300k (#30)
+ *   deno task bench --only restart-http     # the same after HTTP ingest, one data dir grown (#44)
  *   deno task bench --only bulk             # ingest --bulk of 1M chunks beside per-record (#30)
  */
 import { createSiftApp } from "../app.ts";
@@ -36,6 +37,11 @@ import { workersSection } from "./workers-table.ts";
 import { type Command, commandArgs } from "./cli.ts";
 import type { FlagValues } from "./cli-flags.ts";
 import { benchRestart, renderRestart, type RestartReport } from "./bench-restart.ts";
+import {
+  benchRestartHttp,
+  type HttpRestartReport,
+  renderRestartHttp,
+} from "./bench-restart-http.ts";
 import { benchBulk, type BulkReport, renderBulk } from "./bench-bulk.ts";
 import { batchDocuments } from "./documents.ts";
 import {
@@ -72,6 +78,7 @@ const SECTIONS = [
   "workers",
   "postgres",
   "restart",
+  "restart-http",
   "bulk",
 ] as const;
 
@@ -134,6 +141,12 @@ default sizes; --only runs some sections again into the bench.json already there
       type: "string",
       value: "N,N",
       help: "sizes for restart to first search",
+      default: "30000,100000,300000",
+    },
+    "restart-http-sizes": {
+      type: "string",
+      value: "N,N",
+      help: "sizes for restart after HTTP ingest (one data directory grown through them)",
       default: "30000,100000,300000",
     },
     "bulk-chunks": {
@@ -207,6 +220,9 @@ export type BenchReport = {
   restart?: RestartReport[];
   /** When and where the restart section was measured, if not with the rest. */
   restart_note?: string;
+  /** Restart after one-chunk documents through HTTP, one directory grown (`--restart-http-sizes`). */
+  restart_http?: HttpRestartReport[];
+  restart_http_note?: string;
   /** `ingest --bulk` beside per-record upserts, in one run (`--bulk-chunks`). */
   bulk?: BulkReport;
   bulk_note?: string;
@@ -600,7 +616,9 @@ ${loadRows.join("\n")}
 
 ${report.http ? httpSection(report.http) : ""}${workersSection(report.workers)}${
     renderRestart(report.restart, report.restart_note)
-  }${renderBulk(report.bulk, report.bulk_note)}`;
+  }${renderRestartHttp(report.restart_http, report.restart_http_note)}${
+    renderBulk(report.bulk, report.bulk_note)
+  }`;
 }
 
 /** sift's HTTP server beside \`Deno.serve\` alone, with how it was measured. */
@@ -672,6 +690,12 @@ if (import.meta.main && flags.render) {
     restart: async () => ({
       restart: await benchRestart(
         (flag("restart-sizes") ?? "30000,100000,300000").split(",").map(Number),
+        DATASET,
+      ),
+    }),
+    "restart-http": async () => ({
+      restart_http: await benchRestartHttp(
+        (flag("restart-http-sizes") ?? "30000,100000,300000").split(",").map(Number),
         DATASET,
       ),
     }),
