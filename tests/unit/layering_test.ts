@@ -197,6 +197,51 @@ Deno.test("layering: the rule keeps providers beside the functions and shared/ o
   assert.match(layeringViolation("providers/offline/model.ts", "tests/x.ts") ?? "", /tests/);
 });
 
+/** Lines of the product's source (tests, scripts and `_test.ts` files left out), by top folder. */
+async function productLines(): Promise<Map<string, number>> {
+  const lines = new Map<string, number>();
+  const count = async (path: string, room: string) => {
+    const text = await Deno.readTextFile(join(ROOT, path));
+    lines.set(
+      room,
+      (lines.get(room) ?? 0) + text.split("\n").length - (text.endsWith("\n") ? 1 : 0),
+    );
+  };
+  for await (const entry of Deno.readDir(ROOT)) {
+    if (entry.isFile && entry.name.endsWith(".ts")) await count(entry.name, ".");
+  }
+  for (
+    const room of [
+      "functions",
+      "shared",
+      "core",
+      "adapters",
+      "compose",
+      "providers",
+      "prompts",
+      "lib",
+      "workers",
+    ]
+  ) {
+    for await (const file of sourceFiles(room)) {
+      if (!file.endsWith("_test.ts")) await count(file, room);
+    }
+  }
+  return lines;
+}
+
+Deno.test("layering: shared/ stays the small ground floor, at most a quarter of the product", async () => {
+  const lines = await productLines();
+  const total = [...lines.values()].reduce((sum, n) => sum + n, 0);
+  const shared = lines.get("shared") ?? 0;
+  assert.ok(total > 30_000, `only ${total} lines read: the count is broken`);
+  assert.ok(
+    shared / total <= 0.25,
+    `shared/ holds ${shared} of ${total} lines (${(100 * shared / total).toFixed(1)} %): ` +
+      "adapters go to adapters/, the composition to compose/, logic that prompts to core/",
+  );
+});
+
 Deno.test("layering: no import cycle anywhere in the repository", async () => {
   // Everything but node_modules and build output: product, entries, scripts and tests.
   const graph = await importGraph([""]);
