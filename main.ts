@@ -5,16 +5,16 @@
  */
 import { ALL_IN_ONE_SERVES, createSiftApp } from "./app.ts";
 import { readConfig } from "./shared/config.ts";
-import { indexLogIn, jobsIn } from "./shared/deno/data-dir.ts";
-import { lockDataDirOrExit } from "./shared/deno/data-dir-lock.ts";
+import { indexLogIn, jobsIn } from "./adapters/deno/data-dir.ts";
+import { lockDataDirOrExit } from "./adapters/deno/data-dir-lock.ts";
 import { denoHandler } from "./compose/deno-serve.ts";
-import { lastingServe } from "./shared/deno/lasting-serve.ts";
-import { splitIndexMistake } from "./shared/deno/split-index.ts";
+import { lastingServe } from "./adapters/deno/lasting-serve.ts";
+import { splitIndexMistake } from "./adapters/deno/split-index.ts";
 import { ConfigError } from "./shared/errors.ts";
 import { Runtime } from "./compose/runtime.ts";
 import { postgresPool } from "./adapters/postgres/from-env.ts";
 import { preparePostgres } from "./adapters/postgres/startup.ts";
-import { startupHint } from "./shared/deno/startup-hint.ts";
+import { startupHint } from "./adapters/deno/startup-hint.ts";
 import { demoCorpusNote } from "./shared/demo/loader.ts";
 import { keepServingPastClientErrors } from "./adapters/deno/stray-errors.ts";
 import { startArgs } from "./scripts/serve-usage.ts";

@@ -1,7 +1,7 @@
 import type { Runtime } from "./runtime.ts";
 import { guardLoopbackHost, guardsLoopbackHost } from "../shared/http/loopback-host.ts";
 import { withClientAddress } from "../shared/ratelimit/origin.ts";
-import { EnvSnapshot } from "../shared/deno/env-snapshot.ts";
+import { EnvSnapshot } from "../adapters/deno/env-snapshot.ts";
 
 type App = {
   fetch: (request: Request, env: Record<string, string>) => Response | Promise<Response>;

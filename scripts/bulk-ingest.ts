@@ -8,7 +8,7 @@
  */
 import { EmbeddedIndex } from "../lib/vector-index/index.ts";
 import { mapInWorkers } from "../lib/vector-index/deno/worker-pool.ts";
-import { indexLogIn } from "../shared/deno/data-dir.ts";
+import { indexLogIn } from "../adapters/deno/data-dir.ts";
 import type { LinesInput, PieceOutput } from "./bulk-lines.ts";
 import { CliError } from "./cli.ts";
 import { formatDuration } from "./progress.ts";

@@ -43,7 +43,7 @@ export async function connect(): Promise<{ fetch: SiftFetch; where: string }> {
   // note on computed specifiers).
   const [{ createSiftApp }, { indexLogIn }] = await Promise.all([
     importLater<typeof import("../app.ts")>("../app.ts"),
-    importLater<typeof import("../shared/deno/data-dir.ts")>("../shared/deno/data-dir.ts"),
+    importLater<typeof import("../adapters/deno/data-dir.ts")>("../adapters/deno/data-dir.ts"),
   ]);
   const app = createSiftApp({ log: indexLogIn(dataDir) });
   const env = Deno.env.toObject();

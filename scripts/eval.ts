@@ -15,7 +15,7 @@
  */
 import { ResilientCache } from "../shared/cache/resilient.ts";
 import { readConfig } from "../shared/config.ts";
-import { indexLogIn } from "../shared/deno/data-dir.ts";
+import { indexLogIn } from "../adapters/deno/data-dir.ts";
 import { EVAL_COMMAND, namespaceFor, parseCliArgs, USAGE } from "./eval/cli-args.ts";
 import { parseQuestionsJsonl } from "../functions/evaluate/dataset.ts";
 import { fileCheckpointStore } from "./eval/file-checkpoints.ts";

@@ -1,5 +1,5 @@
 import { readConfig } from "../../shared/config.ts";
-import { indexLogIn } from "../../shared/deno/data-dir.ts";
+import { indexLogIn } from "../../adapters/deno/data-dir.ts";
 import { Runtime } from "../../compose/runtime.ts";
 import { backgroundStepContext } from "../../shared/steps/transport.ts";
 import { ALL_IN_ONE_SERVES, createSiftApp } from "../../app.ts";

@@ -59,7 +59,7 @@ async function run(command: string, env: Record<string, string>): Promise<string
  */
 async function start(command: string, env: Record<string, string>, port: string): Promise<Server> {
   const { ready } = serverOf(command)!;
-  // A data directory has one owner (the lock in shared/deno/data-dir-lock.ts): each server of a
+  // A data directory has one owner (the lock in adapters/deno/data-dir-lock.ts): each server of a
   // page gets its own, as two servers of a reader's would.
   const dataDir = `${env.SIFT_DATA_DIR}/server-${port}`;
   await Deno.mkdir(dataDir, { recursive: true });

@@ -3,7 +3,7 @@
  * in-process app to read that directory back: the ingest e2e tests' setup.
  */
 import { createSiftApp } from "../../app.ts";
-import { indexLogIn } from "../../shared/deno/data-dir.ts";
+import { indexLogIn } from "../../adapters/deno/data-dir.ts";
 import { freePort, SERVE_PERMISSIONS } from "./service.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;

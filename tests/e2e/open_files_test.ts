@@ -1,7 +1,7 @@
 /**
  * Out of file descriptors, sift lives on (#29): under `ulimit -n 1024`, more
  * stalled uploads than it has descriptors. `Deno.serve`'s accept loop ends at
- * the first `Too many open files`; `shared/deno/lasting-serve.ts` keeps the
+ * the first `Too many open files`; `adapters/deno/lasting-serve.ts` keeps the
  * process (and the connections it holds) alive and listens again once
  * descriptors are free, so after the stalled clients go, /healthz answers.
  */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startupHint } from "../../shared/deno/startup-hint.ts";
+import { startupHint } from "../../adapters/deno/startup-hint.ts";
 
 Deno.test("startupHint() is a plain curl without API_KEYS", () => {
   assert.deepEqual(startupHint({ url: "http://127.0.0.1:8787", apiKeys: [] }), [

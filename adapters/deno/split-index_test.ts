@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readConfig } from "../config.ts";
+import { readConfig } from "../../shared/config.ts";
 import { splitIndexMistake } from "./split-index.ts";
 
 Deno.test("splitIndexMistake() refuses remote index steps beside a local index, not with Upstash", () => {

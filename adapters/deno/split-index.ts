@@ -1,4 +1,4 @@
-import type { Config } from "../config.ts";
+import type { Config } from "../../shared/config.ts";
 
 /**
  * Why the all-in-one server must not start with this config, or undefined.

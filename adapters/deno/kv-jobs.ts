@@ -5,7 +5,7 @@ import {
   type JobBackend,
   type JobHandler,
   type JobMessage,
-} from "../jobs/types.ts";
+} from "../../shared/jobs/types.ts";
 
 /** Deno KV values stop at 64 KiB: a job (its body and result) is stored in parts this big. */
 const PART_BYTES = 60_000;

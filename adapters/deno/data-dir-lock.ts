@@ -7,7 +7,7 @@
  * alike, so there is never a stale lock to clean up. The file holds the
  * owner's pid, for the message a second process prints.
  */
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../../shared/errors.ts";
 
 export const LOCK_FILE = "owner.lock";
 
