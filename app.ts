@@ -3,7 +3,7 @@ import { type LazyMount, lazyMount } from "./shared/http/lazy-mount.ts";
 import type { Mount } from "./shared/http/app-env.ts";
 import { Runtime } from "./compose/runtime.ts";
 import { STEP_NAMES } from "./shared/steps/names.ts";
-import type { IndexLog } from "./lib/vector-index/log.ts";
+import type { IndexLog } from "./lib/vector-index/mod.ts";
 
 /** The all-in-one app bundles every function, so every step can run in-process. */
 export const ALL_IN_ONE_SERVES = STEP_NAMES;

@@ -9,7 +9,7 @@
 import { create, insertMultiple, search } from "@orama/orama";
 import { hashedEmbedding } from "../shared/embeddings/hashed.ts";
 import { mulberry32 } from "../shared/random.ts";
-import { LocalIndex } from "../shared/vector/local.ts";
+import { LocalIndex } from "../adapters/vector-index/local.ts";
 import { searchableText } from "../shared/vector/port.ts";
 import { readDataset } from "./retrieval-eval.ts";
 

@@ -12,7 +12,7 @@
  */
 import { FileIndexLog } from "../lib/vector-index/deno/file-index-log.ts";
 import { mulberry32 } from "../shared/random.ts";
-import { LocalIndex } from "../shared/vector/local.ts";
+import { LocalIndex } from "../adapters/vector-index/local.ts";
 import type { IndexedChunk, SearchMode, VectorIndex } from "../shared/vector/port.ts";
 import { PostgresIndex } from "../adapters/postgres/index.ts";
 import { material } from "./bench-postgres.ts";

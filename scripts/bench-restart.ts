@@ -25,7 +25,7 @@ import { readDataset } from "./retrieval-eval.ts";
 import { readConfig } from "../shared/config.ts";
 import { chunkDocuments } from "../shared/documents/ingest.ts";
 import { FileIndexLog } from "../lib/vector-index/deno/file-index-log.ts";
-import { LocalIndex } from "../shared/vector/local.ts";
+import { LocalIndex } from "../adapters/vector-index/local.ts";
 import { type IndexedChunk, searchableText } from "../shared/vector/port.ts";
 import { NamespaceIndex } from "../lib/vector-index/namespace.ts";
 import { checkpointFrames } from "../lib/vector-index/checkpoint.ts";

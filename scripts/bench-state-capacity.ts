@@ -7,7 +7,7 @@
  * text with 1,536-d vectors go in as the object puts them (pages of 500).
  * Run with `--v8-flags=--expose-gc`; prints one JSON line.
  */
-import { LocalIndex } from "../shared/vector/local.ts";
+import { LocalIndex } from "../adapters/vector-index/local.ts";
 import { DENSE_WIDTH, denseEmbedder } from "./dense-embeddings.ts";
 import { makeDocuments } from "./bench-index.ts";
 import { readDataset } from "./retrieval-eval.ts";

@@ -9,7 +9,7 @@ import { hitAtK, mean, reciprocalRankAtK } from "../shared/metrics/retrieval.ts"
 import { Runtime } from "../compose/runtime.ts";
 import { analyze } from "../shared/text/analyze.ts";
 import { type ChunkOptions, chunkText } from "../shared/text/chunk.ts";
-import { LocalIndex } from "../shared/vector/local.ts";
+import { LocalIndex } from "../adapters/vector-index/local.ts";
 import { searchableText, type SearchMode } from "../shared/vector/port.ts";
 
 export type ChunkerScore = {

@@ -3,7 +3,7 @@
  * resample give the same numbers for the same seed on Deno and on Workers.
  */
 
-export { mulberry32 } from "../lib/vector-index/random.ts";
+export { mulberry32 } from "../lib/vector-index/mod.ts";
 
 /** A whole number in [0, n), drawn from `random`. */
 export function randomIndex(random: () => number, n: number): number {

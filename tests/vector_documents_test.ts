@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { InvalidRequestError } from "../shared/errors.ts";
-import { LocalIndex } from "../shared/vector/local.ts";
+import { LocalIndex } from "../adapters/vector-index/local.ts";
 import type { IndexedChunk, VectorIndex } from "../shared/vector/port.ts";
 import { UpstashVectorIndex } from "../adapters/upstash/vector.ts";
 import { startVectorRestServer } from "./helpers/vector_rest_server.ts";

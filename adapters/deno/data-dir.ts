@@ -1,4 +1,4 @@
-import { FileIndexLog } from "../../lib/vector-index/deno/file-index-log.ts";
+import { FileIndexLog } from "../../lib/vector-index/deno/mod.ts";
 import { KvJobBackend } from "./kv-jobs.ts";
 
 /**

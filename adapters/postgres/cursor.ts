@@ -1,8 +1,5 @@
 import { InvalidRequestError } from "../../shared/errors.ts";
-import {
-  decodeDocumentCursor,
-  encodeDocumentCursor,
-} from "../../lib/vector-index/document-cursor.ts";
+import { decodeDocumentCursor, encodeDocumentCursor } from "../../lib/vector-index/mod.ts";
 
 /**
  * The Postgres index pages documents by id with the embedded index's cursor

@@ -1,5 +1,5 @@
 import postgres, { type Sql } from "postgres";
-import { reciprocalRankFusion } from "../../lib/vector-index/rrf.ts";
+import { reciprocalRankFusion } from "../../lib/vector-index/mod.ts";
 import { InvalidRequestError, SiftError } from "../../shared/errors.ts";
 import {
   type ChunkMetadata,

@@ -1,6 +1,6 @@
 import { InvalidRequestError, NotFoundError, toErrorBody } from "../../shared/errors.ts";
 import { validate } from "../../shared/http/validate.ts";
-import { LocalIndex } from "../../shared/vector/local.ts";
+import { LocalIndex } from "../vector-index/local.ts";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
 import type { DurableObjectState, SqlStorage } from "./durable-object.ts";
 import { bodies, type StateOp, storedChunk } from "./state-protocol.ts";

@@ -1,7 +1,7 @@
 /** The bulk build: the same searches as upserts, onto an existing index, and kill -9 mid-build. */
 import assert from "node:assert/strict";
 import { type BulkPiece, prepareBulkPiece, readBulkPiece } from "./bulk.ts";
-import { openIndex, type VectorIndexHandle } from "./mod.ts";
+import { openIndex, type VectorIndexHandle } from "./deno/mod.ts";
 import { syntheticChunks } from "./fixtures/bulk-chunks.ts";
 import type { IndexedChunk } from "./types.ts";
 import { mulberry32 } from "./random.ts";

@@ -3,10 +3,12 @@
  * sparse postings, and their reciprocal rank fusion, in one process, durable
  * in a directory (an fsynced log plus a checkpoint of flat arrays), or in
  * memory only. It imports nothing but the `zod` and `stemmer` npm packages.
+ * This entry is runtime-neutral (the engine, its types, the log's interface);
+ * `deno/mod.ts` adds the file log, the worker pool and `openIndex`.
  *
  * @example
  * ```ts
- * import { openIndex } from "./lib/vector-index/mod.ts";
+ * import { openIndex } from "./lib/vector-index/deno/mod.ts";
  *
  * const index = await openIndex({ dir: "./my-index" });
  * await index.upsert([
@@ -17,10 +19,7 @@
  * ```
  * @module
  */
-import type { BulkPiece } from "./bulk.ts";
-import { FileIndexLog } from "./deno/file-index-log.ts";
-import { mapInWorkers } from "./deno/worker-pool.ts";
-import { EmbeddedIndex, type IndexedDocument, type IndexStatus } from "./index.ts";
+import type { IndexedDocument, IndexStatus } from "./index.ts";
 import type { RecoveredTail } from "./log.ts";
 import type { IndexedChunk, MetadataFilter, SearchHit, SearchMode } from "./types.ts";
 
@@ -28,7 +27,11 @@ export { EmbeddedIndex } from "./index.ts";
 export { type BulkPiece, prepareBulkPiece } from "./bulk.ts";
 export type { IndexedDocument, IndexQuery, IndexStatus, RecoveredTails } from "./index.ts";
 export type { IndexLog, RecoveredTail } from "./log.ts";
-export { FileIndexLog } from "./deno/file-index-log.ts";
+export { DEFAULT_RRF_K, type FusedItem, reciprocalRankFusion } from "./rrf.ts";
+export { matchesFilter } from "./filter.ts";
+export { analyze, stem, STOP_WORDS, words } from "./analyze.ts";
+export { decodeDocumentCursor, encodeDocumentCursor } from "./document-cursor.ts";
+export { mulberry32 } from "./random.ts";
 export { IndexDamagedError, IndexInputError, IndexUnreadableError } from "./errors.ts";
 export { searchableText } from "./types.ts";
 export type {
@@ -84,75 +87,4 @@ export interface VectorIndexHandle {
   acknowledgeRecovered(): Promise<readonly RecoveredTail[]>;
   /** Checkpoints what the log holds since the last checkpoint and releases the files. */
   close(): Promise<void>;
-}
-
-/**
- * Opens the index kept in `dir` (created if missing; files `index.ckpt` and
- * `index.<n>.log`), or an in-memory one without `dir`. One process at a time
- * may hold a directory. Rejects with `IndexDamagedError` (file, byte, why)
- * when a file fails its checksum: nothing is overwritten.
- *
- * @example
- * ```ts
- * const index = await openIndex(); // in memory
- * await index.upsert([{ id: "x#0", text: "hello", vector: [0, 1], metadata: { doc_id: "x", chunk_index: 0 } }]);
- * (await index.query({ mode: "sparse", text: "hello" }))[0]?.id; // "x#0"
- * ```
- */
-export async function openIndex(
-  options: { dir?: string; checkpointMinBytes?: number } = {},
-): Promise<VectorIndexHandle> {
-  let log: FileIndexLog | undefined;
-  if (options.dir !== undefined) {
-    await Deno.mkdir(options.dir, { recursive: true });
-    log = new FileIndexLog(`${options.dir}/index.log`);
-  }
-  const index = new EmbeddedIndex({
-    ...(log ? { log } : {}),
-    ...(options.checkpointMinBytes === undefined
-      ? {}
-      : { checkpointMinBytes: options.checkpointMinBytes }),
-  });
-  await index.open();
-  const ns = (given: { namespace?: string } | undefined) => ({
-    namespace: given?.namespace ?? DEFAULT_NAMESPACE,
-  });
-  return {
-    upsert: (chunks, given) => index.upsert(chunks, ns(given)),
-    delete: (docId, given) => index.deleteDocument(docId, ns(given)),
-    query: (query) =>
-      index.query({
-        namespace: ns(query).namespace,
-        mode: query.mode,
-        text: query.text ?? "",
-        vector: query.vector,
-        topK: query.topK ?? 10,
-        filter: query.filter,
-      }),
-    list: (given) =>
-      index.listDocuments({
-        namespace: ns(given).namespace,
-        limit: given?.limit ?? 100,
-        after: given?.after,
-      }),
-    bulkUpsert: (chunks, given) => {
-      const { namespace } = ns(given);
-      const pieces = mapInWorkers<{ chunks: IndexedChunk[]; namespace: string }, BulkPiece>(
-        new URL("./deno/prepare-worker.ts", import.meta.url),
-        (async function* () {
-          for await (const batch of chunks) yield { chunks: batch, namespace };
-        })(),
-        given?.workers === undefined ? {} : { workers: given.workers },
-      );
-      return index.bulkUpsert(pieces, {
-        onDurable: (piece) => given?.onDurable?.(piece.chunks),
-      });
-    },
-    status: () => index.status(),
-    acknowledgeRecovered: () => index.acknowledgeRecovered(),
-    close: async () => {
-      await index.flush();
-      log?.close();
-    },
-  };
 }

@@ -1,6 +1,6 @@
 /** The library's public API on its own: no sift import, a real directory, a reopen. */
 import assert from "node:assert/strict";
-import { IndexInputError, openIndex } from "./mod.ts";
+import { IndexInputError, openIndex } from "./deno/mod.ts";
 import type { IndexedChunk } from "./types.ts";
 
 const chunk = (doc: string, index: number, text: string, vector: number[]): IndexedChunk => ({

@@ -1,2 +1,2 @@
 /** Metadata filters are matched by the embedded index; sift's other indexes match the same way. */
-export * from "../../lib/vector-index/filter.ts";
+export { matchesFilter } from "../../lib/vector-index/mod.ts";

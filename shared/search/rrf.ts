@@ -1,2 +1,2 @@
 /** Reciprocal rank fusion lives with the embedded index, whose hybrid search uses it too. */
-export * from "../../lib/vector-index/rrf.ts";
+export { DEFAULT_RRF_K, type FusedItem, reciprocalRankFusion } from "../../lib/vector-index/mod.ts";

@@ -6,8 +6,8 @@ export type {
   SearchHit,
   SearchMode,
   StoredChunk,
-} from "../../lib/vector-index/types.ts";
-export { searchableText } from "../../lib/vector-index/types.ts";
+} from "../../lib/vector-index/mod.ts";
+export { searchableText } from "../../lib/vector-index/mod.ts";
 import type {
   ChunkMetadata,
   IndexedChunk,
@@ -15,7 +15,7 @@ import type {
   SearchHit,
   SearchMode,
   StoredChunk,
-} from "../../lib/vector-index/types.ts";
+} from "../../lib/vector-index/mod.ts";
 
 /** One document as a listing shows it: what its first chunk says, and how many chunks it has. */
 export type DocumentSummary = {

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { LocalIndex } from "../../shared/vector/local.ts";
+import { LocalIndex } from "../../adapters/vector-index/local.ts";
 import type { IndexedChunk, VectorIndex, VectorQuery } from "../../shared/vector/port.ts";
 import { PostgresIndex } from "../../adapters/postgres/index.ts";
 import { SCHEMA_VERSION } from "../../adapters/postgres/schema.ts";

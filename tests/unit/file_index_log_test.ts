@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { IndexDamagedError } from "../../shared/errors.ts";
-import { LocalIndex } from "../../shared/vector/local.ts";
+import { LocalIndex } from "../../adapters/vector-index/local.ts";
 import { prepareChunk } from "../../lib/vector-index/prepared.ts";
 import { FileIndexLog } from "../../lib/vector-index/deno/file-index-log.ts";
 

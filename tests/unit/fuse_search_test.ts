@@ -8,7 +8,7 @@ import { MemoryCache } from "../../shared/cache/memory.ts";
 import { ResilientCache } from "../../shared/cache/resilient.ts";
 import { InvalidRequestError, UpstreamError } from "../../shared/errors.ts";
 import type { Embedder } from "../../shared/embeddings/port.ts";
-import { LocalIndex } from "../../shared/vector/local.ts";
+import { LocalIndex } from "../../adapters/vector-index/local.ts";
 import type { IndexedChunk, VectorIndex, VectorQuery } from "../../shared/vector/port.ts";
 import { search, SPARSE_FALLBACK_REASON } from "../../functions/fuse/search.ts";
 

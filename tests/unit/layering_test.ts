@@ -37,11 +37,21 @@ export function isFunctionEntry(file: string): boolean {
 
 /** The embedded index library: usable without the rest of sift. */
 export const INDEX_LIBRARY = "lib/vector-index/";
+/** Its public entries: runtime-neutral, and Deno's (the file log, `openIndex`). */
+export const INDEX_LIBRARY_DOORS = ["lib/vector-index/mod.ts", "lib/vector-index/deno/mod.ts"];
 
 /** The layering rules one import breaks, if any. */
 export function layeringViolation(file: string, target: string): string | undefined {
   if (file.startsWith(INDEX_LIBRARY) && !target.startsWith(INDEX_LIBRARY)) {
     return `${file} imports ${target}: ${INDEX_LIBRARY} imports nothing outside itself but npm packages`;
+  }
+  if (
+    !file.startsWith(INDEX_LIBRARY) && target.startsWith(INDEX_LIBRARY) &&
+    !INDEX_LIBRARY_DOORS.includes(target) && !/^(tests|scripts)\//.test(file)
+  ) {
+    return `${file} imports ${target}: sift uses ${INDEX_LIBRARY} through ${
+      INDEX_LIBRARY_DOORS.join(" or ")
+    } only`;
   }
   const fileFunction = /^functions\/([^/]+)\//.exec(file)?.[1];
   const targetFunction = /^functions\/([^/]+)\//.exec(target)?.[1];
@@ -117,7 +127,14 @@ Deno.test("layering: lib/vector-index/ imports nothing outside itself but npm pa
     layeringViolation("lib/vector-index/namespace.ts", "shared/errors.ts") ?? "",
     /imports nothing outside itself/,
   );
-  assert.equal(layeringViolation("shared/vector/local.ts", "lib/vector-index/index.ts"), undefined);
+  assert.equal(
+    layeringViolation("adapters/vector-index/local.ts", "lib/vector-index/mod.ts"),
+    undefined,
+  );
+  assert.match(
+    layeringViolation("adapters/vector-index/local.ts", "lib/vector-index/index.ts") ?? "",
+    /through lib\/vector-index\/mod\.ts/,
+  );
 });
 
 Deno.test("layering: the rule catches a function importing another, and shared/ importing one", () => {

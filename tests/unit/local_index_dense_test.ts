@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { denseEmbedder } from "../../scripts/dense-embeddings.ts";
-import { LocalIndex } from "../../shared/vector/local.ts";
+import { LocalIndex } from "../../adapters/vector-index/local.ts";
 import { CODES_FROM_ROWS } from "../../lib/vector-index/dense-vectors.ts";
 import { decodeRecords } from "../../lib/vector-index/record.ts";
 import type { IndexedChunk } from "../../shared/vector/port.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { SiftError } from "../../shared/errors.ts";
-import { LocalIndex } from "../../shared/vector/local.ts";
+import { LocalIndex } from "../../adapters/vector-index/local.ts";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
 import type { IndexLog } from "../../lib/vector-index/log.ts";
 import { encodeRecord } from "../../lib/vector-index/record.ts";

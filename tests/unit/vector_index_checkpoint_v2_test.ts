@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { IndexDamagedError } from "../../shared/errors.ts";
 import { FileIndexLog } from "../../lib/vector-index/deno/file-index-log.ts";
-import { LocalIndex } from "../../shared/vector/local.ts";
+import { LocalIndex } from "../../adapters/vector-index/local.ts";
 import { mulberry32 } from "../../lib/vector-index/random.ts";
 import { CODES_FROM_ROWS } from "../../lib/vector-index/dense-vectors.ts";
 import { readCheckpoint } from "../../lib/vector-index/checkpoint.ts";

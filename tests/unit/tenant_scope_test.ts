@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { LocalIndex } from "../vector/local.ts";
-import { MemoryCache } from "../cache/memory.ts";
-import { ResilientCache } from "../cache/resilient.ts";
-import { namespaceSchema } from "../schemas.ts";
-import { cacheScopeOf } from "../cache/scope.ts";
-import { TENANT_NAME } from "./keys.ts";
-import { tenantCachePrefix, tenantIndex, tenantNamespace } from "./scope.ts";
+import { LocalIndex } from "../../adapters/vector-index/local.ts";
+import { MemoryCache } from "../../shared/cache/memory.ts";
+import { ResilientCache } from "../../shared/cache/resilient.ts";
+import { namespaceSchema } from "../../shared/schemas.ts";
+import { cacheScopeOf } from "../../shared/cache/scope.ts";
+import { TENANT_NAME } from "../../shared/tenants/keys.ts";
+import { tenantCachePrefix, tenantIndex, tenantNamespace } from "../../shared/tenants/scope.ts";
 
 const chunk = (docId: string) => ({
   id: `${docId}#0`,

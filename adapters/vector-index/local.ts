@@ -2,14 +2,11 @@ import {
   IndexDamagedError as DamagedFile,
   IndexInputError,
   IndexUnreadableError,
-} from "../../lib/vector-index/errors.ts";
-import { EmbeddedIndex, type IndexStatus } from "../../lib/vector-index/index.ts";
-import type { IndexLog, RecoveredTail } from "../../lib/vector-index/log.ts";
-import {
-  decodeDocumentCursor,
-  encodeDocumentCursor,
-} from "../../lib/vector-index/document-cursor.ts";
-import { IndexDamagedError, InvalidRequestError, SiftError } from "../errors.ts";
+} from "../../lib/vector-index/mod.ts";
+import { EmbeddedIndex, type IndexStatus } from "../../lib/vector-index/mod.ts";
+import type { IndexLog, RecoveredTail } from "../../lib/vector-index/mod.ts";
+import { decodeDocumentCursor, encodeDocumentCursor } from "../../lib/vector-index/mod.ts";
+import { IndexDamagedError, InvalidRequestError, SiftError } from "../../shared/errors.ts";
 import {
   type DocumentPage,
   documentSummary,
@@ -18,7 +15,7 @@ import {
   type StoredChunk,
   type VectorIndex,
   type VectorQuery,
-} from "./port.ts";
+} from "../../shared/vector/port.ts";
 
 export type { IndexStatus };
 

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { Hono } from "hono";
-import type { AppEnv } from "../http/app-env.ts";
-import { describe, json } from "../http/openapi.ts";
-import { withoutDemoCorpus } from "../demo/lazy-index.ts";
-import { ForbiddenError } from "../errors.ts";
-import { recoveredTailSchema } from "../responses.ts";
-import { LocalIndex } from "../vector/local.ts";
-import type { IndexStatus } from "../vector/local.ts";
-import type { HealthReport } from "./report.ts";
+import type { AppEnv } from "../shared/http/app-env.ts";
+import { describe, json } from "../shared/http/openapi.ts";
+import { withoutDemoCorpus } from "../shared/demo/lazy-index.ts";
+import { ForbiddenError } from "../shared/errors.ts";
+import { recoveredTailSchema } from "../shared/responses.ts";
+import { LocalIndex } from "../adapters/vector-index/local.ts";
+import type { IndexStatus } from "../adapters/vector-index/local.ts";
+import type { HealthReport } from "../shared/health/report.ts";
 
 /**
  * `DELETE` here: an operator has seen what the embedded index's starts cut
