@@ -8,11 +8,11 @@
  */
 import assert from "node:assert/strict";
 import { Bm25Index } from "../../shared/search/bm25.ts";
-import { matchesFilter } from "../../lib/vector-index/filter.ts";
-import { mulberry32 } from "../../lib/vector-index/random.ts";
-import { type MetadataFilter, searchableText } from "../../lib/vector-index/types.ts";
-import { NamespaceIndex } from "../../lib/vector-index/namespace.ts";
-import { prepareChunk, type PreparedChunk } from "../../lib/vector-index/prepared.ts";
+import { matchesFilter } from "./filter.ts";
+import { mulberry32 } from "./random.ts";
+import { type MetadataFilter, searchableText } from "./types.ts";
+import { NamespaceIndex } from "./namespace.ts";
+import { prepareChunk, type PreparedChunk } from "./prepared.ts";
 
 /** Word ranks drawn with probability ∝ 1 / (rank + 1): a cumulative table and a binary search. */
 function zipf(random: () => number, words: number): () => number {

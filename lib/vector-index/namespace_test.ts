@@ -7,10 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { Bm25Index } from "../../shared/search/bm25.ts";
-import { mulberry32 } from "../../lib/vector-index/random.ts";
-import { searchableText } from "../../lib/vector-index/types.ts";
-import { NamespaceIndex } from "../../lib/vector-index/namespace.ts";
-import { normalized, prepareChunk, type PreparedChunk } from "../../lib/vector-index/prepared.ts";
+import { mulberry32 } from "./random.ts";
+import { searchableText } from "./types.ts";
+import { NamespaceIndex } from "./namespace.ts";
+import { normalized, prepareChunk, type PreparedChunk } from "./prepared.ts";
 
 const WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu".split(" ");
 const DIMENSIONS = 16;

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { IndexDamagedError } from "../../shared/errors.ts";
-import { LocalIndex } from "../../adapters/vector-index/local.ts";
-import { prepareChunk } from "../../lib/vector-index/prepared.ts";
-import { FileIndexLog } from "../../lib/vector-index/deno/file-index-log.ts";
+import { IndexDamagedError } from "../../../shared/errors.ts";
+import { LocalIndex } from "../../../adapters/vector-index/local.ts";
+import { prepareChunk } from "../prepared.ts";
+import { FileIndexLog } from "./file-index-log.ts";
 
 const NS = { namespace: "default" };
 const chunk = (doc: string, text: string) => ({

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { IndexDamagedError } from "../../shared/errors.ts";
-import { FileIndexLog } from "../../lib/vector-index/deno/file-index-log.ts";
+import { FileIndexLog } from "./deno/file-index-log.ts";
 import { LocalIndex } from "../../adapters/vector-index/local.ts";
-import { mulberry32 } from "../../lib/vector-index/random.ts";
-import { CODES_FROM_ROWS } from "../../lib/vector-index/dense-vectors.ts";
-import { NamespaceIndex } from "../../lib/vector-index/namespace.ts";
-import type { NamespaceSnapshot } from "../../lib/vector-index/snapshot.ts";
+import { mulberry32 } from "./random.ts";
+import { CODES_FROM_ROWS } from "./dense-vectors.ts";
+import { NamespaceIndex } from "./namespace.ts";
+import type { NamespaceSnapshot } from "./snapshot.ts";
 
 /*
  * Directory format 3 (#30): ids, metadata and documents as columns with hash

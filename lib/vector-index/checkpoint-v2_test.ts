@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { IndexDamagedError } from "../../shared/errors.ts";
-import { FileIndexLog } from "../../lib/vector-index/deno/file-index-log.ts";
+import { FileIndexLog } from "./deno/file-index-log.ts";
 import { LocalIndex } from "../../adapters/vector-index/local.ts";
-import { mulberry32 } from "../../lib/vector-index/random.ts";
-import { CODES_FROM_ROWS } from "../../lib/vector-index/dense-vectors.ts";
-import { readCheckpoint } from "../../lib/vector-index/checkpoint.ts";
-import { NamespaceIndex } from "../../lib/vector-index/namespace.ts";
+import { mulberry32 } from "./random.ts";
+import { CODES_FROM_ROWS } from "./dense-vectors.ts";
+import { readCheckpoint } from "./checkpoint.ts";
+import { NamespaceIndex } from "./namespace.ts";
 
 const FIXTURES = new URL("../../lib/vector-index/fixtures/", import.meta.url).pathname;
 

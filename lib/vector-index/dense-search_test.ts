@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { denseEmbedder } from "../../scripts/dense-embeddings.ts";
 import { LocalIndex } from "../../adapters/vector-index/local.ts";
-import { CODES_FROM_ROWS } from "../../lib/vector-index/dense-vectors.ts";
-import { decodeRecords } from "../../lib/vector-index/record.ts";
+import { CODES_FROM_ROWS } from "./dense-vectors.ts";
+import { decodeRecords } from "./record.ts";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
-import { memoryIndexLog } from "../helpers/memory_index_log.ts";
+import { memoryIndexLog } from "../../tests/helpers/memory_index_log.ts";
 
 const WIDTH = 1024;
 const embed = denseEmbedder(WIDTH);
