@@ -1,13 +1,13 @@
 /**
  * The pruned BM25 (`Bm25Scorer` through `NamespaceIndex.sparse`) against a
- * plain exhaustive Okapi BM25 (`Bm25Index`) on random corpora whose words
+ * plain exhaustive Okapi BM25 (`OkapiBm25`) on random corpora whose words
  * follow a Zipf law, as text does: a few words in most chunks, so the
  * pruning stops scanning their postings. Chunks are put, replaced and
  * removed at random between queries (document frequencies are kept, not
  * recounted), with filters, before and after a checkpoint round trip.
  */
 import assert from "node:assert/strict";
-import { Bm25Index } from "../../shared/search/bm25.ts";
+import { OkapiBm25 } from "./fixtures/okapi-bm25.ts";
 import { matchesFilter } from "./filter.ts";
 import { mulberry32 } from "./random.ts";
 import { type MetadataFilter, searchableText } from "./types.ts";
@@ -64,7 +64,7 @@ type Query = { text: string; limit: number; filter?: MetadataFilter };
 /** The namespace's answers against the reference's, which holds exactly `chunks`. */
 function compareWith(
   index: NamespaceIndex,
-  reference: Bm25Index,
+  reference: OkapiBm25,
   chunks: ReadonlyMap<string, PreparedChunk>,
   queries: Query[],
   label: string,
@@ -82,7 +82,7 @@ function compareWith(
 }
 
 function compare(index: NamespaceIndex, chunks: PreparedChunk[], queries: Query[], label: string) {
-  const reference = new Bm25Index();
+  const reference = new OkapiBm25();
   for (const chunk of chunks) reference.add(chunk.id, searchableText(chunk));
   compareWith(index, reference, new Map(chunks.map((chunk) => [chunk.id, chunk])), queries, label);
 }
@@ -92,7 +92,7 @@ for (const seed of [1, 2, 3, 4]) {
     const random = mulberry32(seed);
     const rank = zipf(random, 400 + Math.floor(random() * 1600));
     const index = new NamespaceIndex();
-    const reference = new Bm25Index();
+    const reference = new OkapiBm25();
     const live = new Map<string, PreparedChunk>();
     const idSpace = 1000 + Math.floor(random() * 2000);
     const query = (): Query => ({

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { IndexDamagedError } from "../../shared/errors.ts";
+import { IndexDamagedError } from "./errors.ts";
 import { FileIndexLog } from "./deno/file-index-log.ts";
-import { LocalIndex } from "../../adapters/vector-index/local.ts";
+import { EmbeddedIndex } from "./index.ts";
 import { mulberry32 } from "./random.ts";
 import { CODES_FROM_ROWS } from "./dense-vectors.ts";
 import { readCheckpoint } from "./checkpoint.ts";
 import { NamespaceIndex } from "./namespace.ts";
 
-const FIXTURES = new URL("../../lib/vector-index/fixtures/", import.meta.url).pathname;
+const FIXTURES = new URL("./fixtures/", import.meta.url).pathname;
 
 async function withDirectory(test: (directory: string) => Promise<void>) {
   const directory = await Deno.makeTempDir({ prefix: "sift-ckpt2-" });
@@ -69,11 +69,11 @@ Deno.test("a format-1 checkpoint (written by the code before format 2) loads, an
     reread.close();
   }));
 
-/** A dense namespace past `CODES_FROM_ROWS` (bit codes too), through `LocalIndex` and files. */
+/** A dense namespace past `CODES_FROM_ROWS` (bit codes too), through `EmbeddedIndex` and files. */
 async function denseIndex(directory: string, count = CODES_FROM_ROWS + 100) {
   const random = mulberry32(3);
   const log = new FileIndexLog(`${directory}/index.log`);
-  const index = new LocalIndex({ log, checkpointMinBytes: 1 << 30 });
+  const index = new EmbeddedIndex({ log, checkpointMinBytes: 1 << 30 });
   const chunks = Array.from({ length: count }, (_, i) => ({
     id: `d${i}#0`,
     text: `text ${i} ${i % 13 === 0 ? "thirteen" : "other"} é`,
@@ -91,7 +91,7 @@ Deno.test("format 2: rows, bit codes, texts and metadata come back; residuals an
     const chunks = await denseIndex(directory);
     const query = chunks[42]!.vector;
     const log = new FileIndexLog(`${directory}/index.log`);
-    const index = new LocalIndex({ log });
+    const index = new EmbeddedIndex({ log });
     const [hit] = await index.query({
       namespace: "ns",
       mode: "dense",
@@ -131,7 +131,7 @@ Deno.test("format 2: rows, bit codes, texts and metadata come back; residuals an
     });
     assert.equal(again!.text, "text 42 other é", "texts still read from the kept file");
     log.close();
-    const next = new LocalIndex({ log: new FileIndexLog(`${directory}/index.log`) });
+    const next = new EmbeddedIndex({ log: new FileIndexLog(`${directory}/index.log`) });
     assert.equal(await next.count({ namespace: "ns" }), chunks.length + 1);
     assert.deepEqual(names(directory), ["index.ckpt"], "the kept file goes at the next start");
     const [newest] = await next.query({
@@ -169,7 +169,7 @@ Deno.test("format 2: a flipped byte in a scanned section stops the load, naming 
     const path = `${directory}/index.ckpt`;
     const lengths = await sectionOf(path, "ns", "termSlots");
     await flipByte(path, lengths.at + 10);
-    const index = new LocalIndex({ log: new FileIndexLog(`${directory}/index.log`) });
+    const index = new EmbeddedIndex({ log: new FileIndexLog(`${directory}/index.log`) });
     const error = await index.count({ namespace: "ns" }).then(() => undefined, (e: unknown) => e);
     assert.ok(error instanceof IndexDamagedError, String(error));
     assert.equal(error.file, path);
@@ -184,7 +184,7 @@ Deno.test("format 2: a flipped byte in the int8 rows, checked after the load, fa
     const rows = await sectionOf(path, "ns", "rowCodes");
     await flipByte(path, rows.at + 1000);
     const before = await Deno.readFile(path);
-    const index = new LocalIndex({ log: new FileIndexLog(`${directory}/index.log`) });
+    const index = new EmbeddedIndex({ log: new FileIndexLog(`${directory}/index.log`) });
     await index.count({ namespace: "ns" }).catch(() => {}); // served, or already found
     const deadline = Date.now() + 60_000;
     while (index.status().status !== "failed" && Date.now() < deadline) {
@@ -216,7 +216,7 @@ for (const [section, what] of [["residuals", "residual row"], ["texts", "text"]]
           ) +
           5;
       await flipByte(path, at);
-      const index = new LocalIndex({ log: new FileIndexLog(`${directory}/index.log`) });
+      const index = new EmbeddedIndex({ log: new FileIndexLog(`${directory}/index.log`) });
       assert.equal(
         await index.count({ namespace: "ns" }),
         chunks.length,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { IndexDamagedError } from "../../shared/errors.ts";
+import { IndexDamagedError } from "./errors.ts";
 import { FileIndexLog } from "./deno/file-index-log.ts";
-import { LocalIndex } from "../../adapters/vector-index/local.ts";
+import { EmbeddedIndex } from "./index.ts";
 import { mulberry32 } from "./random.ts";
 import { CODES_FROM_ROWS } from "./dense-vectors.ts";
 import { NamespaceIndex } from "./namespace.ts";
@@ -14,7 +14,7 @@ import type { NamespaceSnapshot } from "./snapshot.ts";
  * before anything from them is served.
  */
 
-const FIXTURES = new URL("../../lib/vector-index/fixtures/", import.meta.url).pathname;
+const FIXTURES = new URL("./fixtures/", import.meta.url).pathname;
 
 async function withDirectory(test: (directory: string) => Promise<void>) {
   const directory = await Deno.makeTempDir({ prefix: "sift-ckpt3-" });
@@ -89,11 +89,11 @@ Deno.test("a format-2 checkpoint (ids and metadata as JSON, written by the code 
     reread.close();
   }));
 
-/** A dense namespace with bit codes, written by `LocalIndex` and flushed to a checkpoint. */
+/** A dense namespace with bit codes, written by `EmbeddedIndex` and flushed to a checkpoint. */
 async function denseIndex(directory: string, count = CODES_FROM_ROWS + 100) {
   const random = mulberry32(4);
   const log = new FileIndexLog(`${directory}/index.log`);
-  const index = new LocalIndex({ log, checkpointMinBytes: 1 << 30 });
+  const index = new EmbeddedIndex({ log, checkpointMinBytes: 1 << 30 });
   const chunks = Array.from({ length: count }, (_, i) => ({
     id: `d${i >> 1}#${i & 1}`,
     text: `text ${i} ${i % 13 === 0 ? "thirteen" : "other"} é`,
@@ -121,7 +121,7 @@ async function flipByte(path: string, at: number) {
 Deno.test("format 3: ids, documents and metadata come back from their columns, and writes after the load find them", () =>
   withDirectory(async (directory) => {
     const chunks = await denseIndex(directory);
-    const index = new LocalIndex({ log: new FileIndexLog(`${directory}/index.log`) });
+    const index = new EmbeddedIndex({ log: new FileIndexLog(`${directory}/index.log`) });
     assert.equal(await index.count({ namespace: "ns" }), chunks.length);
     const [hit] = await index.query({
       namespace: "ns",
@@ -138,7 +138,7 @@ Deno.test("format 3: ids, documents and metadata come back from their columns, a
       ["d1", 2],
       ["d10", 2],
     ]);
-    const next = await index.listDocuments({ namespace: "ns", limit: 2, cursor: first.cursor });
+    const next = await index.listDocuments({ namespace: "ns", limit: 2, after: "d10" });
     assert.deepEqual(next.documents.map((document) => document.id), ["d100", "d1000"]);
     const filtered = await index.query({
       namespace: "ns",
@@ -167,7 +167,7 @@ Deno.test("format 3: a flipped byte in the id table stops the load, naming the f
     const path = `${directory}/index.ckpt`;
     const table = await sectionOf(path, "idTable");
     await flipByte(path, table.at + 100);
-    const index = new LocalIndex({ log: new FileIndexLog(`${directory}/index.log`) });
+    const index = new EmbeddedIndex({ log: new FileIndexLog(`${directory}/index.log`) });
     const error = await index.count({ namespace: "ns" }).then(() => undefined, (e: unknown) => e);
     assert.ok(error instanceof IndexDamagedError, String(error));
     assert.equal(error.file, path);
@@ -188,7 +188,7 @@ Deno.test("format 3: a flipped byte in a chunk's metadata is reported when it is
     const at = metadata.at + within + 85 + 2;
     await flipByte(path, at);
     const before = await Deno.readFile(path);
-    const index = new LocalIndex({ log: new FileIndexLog(`${directory}/index.log`) });
+    const index = new EmbeddedIndex({ log: new FileIndexLog(`${directory}/index.log`) });
     assert.equal(await index.count({ namespace: "ns" }), chunks.length, "the load is fine");
     const error = await index.query({
       namespace: "ns",

@@ -4,12 +4,12 @@
  * exact float search over the same vectors.
  */
 import assert from "node:assert/strict";
-import { denseEmbedder } from "../../scripts/dense-embeddings.ts";
-import { LocalIndex } from "../../adapters/vector-index/local.ts";
+import { denseEmbedder } from "./fixtures/dense-embedder.ts";
+import { EmbeddedIndex } from "./index.ts";
 import { CODES_FROM_ROWS } from "./dense-vectors.ts";
 import { decodeRecords } from "./record.ts";
-import type { IndexedChunk } from "../../shared/vector/port.ts";
-import { memoryIndexLog } from "../../tests/helpers/memory_index_log.ts";
+import type { IndexedChunk } from "./types.ts";
+import { memoryIndexLog } from "./fixtures/memory-log.ts";
 
 const WIDTH = 1024;
 const embed = denseEmbedder(WIDTH);
@@ -38,7 +38,7 @@ function exactTop(corpus: IndexedChunk[], query: number[], k: number): string[] 
     .map((hit) => hit.id);
 }
 
-async function recallAt10(index: LocalIndex, corpus: IndexedChunk[]): Promise<number> {
+async function recallAt10(index: EmbeddedIndex, corpus: IndexedChunk[]): Promise<number> {
   let found = 0;
   const queries = 20;
   for (let q = 0; q < queries; q++) {
@@ -54,7 +54,7 @@ async function recallAt10(index: LocalIndex, corpus: IndexedChunk[]): Promise<nu
 const corpus = chunks(0, CODES_FROM_ROWS + 1500);
 
 Deno.test("dense vectors past the bit-code threshold: recall@10 against exact float search ≥ 0.95", async () => {
-  const index = new LocalIndex();
+  const index = new EmbeddedIndex();
   await index.upsert(corpus, NS);
   const recall = await recallAt10(index, corpus);
   assert.ok(recall >= 0.95, `recall@10 ${recall}`);
@@ -67,7 +67,7 @@ Deno.test("dense vectors past the bit-code threshold: recall@10 against exact fl
 
 Deno.test("a dense chunk is logged as float32 values without dimension numbers", async () => {
   const log = memoryIndexLog();
-  const index = new LocalIndex({ log });
+  const index = new EmbeddedIndex({ log });
   await index.upsert(chunks(0, 3), NS);
   const [record] = decodeRecords(log.bytes).records;
   const put = record!.put[0]!;
@@ -80,14 +80,14 @@ Deno.test("a dense chunk is logged as float32 values without dimension numbers",
 
 Deno.test("a checkpoint of dense rows and bit codes restores the same searches, and the log's tail on top", async () => {
   const log = memoryIndexLog(new Uint8Array(), { checkpointAt: 1 });
-  const index = new LocalIndex({ log });
+  const index = new EmbeddedIndex({ log });
   await index.upsert(corpus, NS);
   await index.flush();
   assert.ok(log.checkpoints >= 1);
   const tail = chunks(100_000, 50);
   await index.upsert(tail, NS);
   await index.deleteDocument("doc-7", NS);
-  const reopened = new LocalIndex({ log });
+  const reopened = new EmbeddedIndex({ log });
   assert.equal(await reopened.count(NS), corpus.length + tail.length - 1);
   for (let q = 0; q < 5; q++) {
     const vector = Array.from(embed(`question ${q}`));
@@ -113,7 +113,7 @@ Deno.test("a checkpoint of dense rows and bit codes restores the same searches, 
 });
 
 Deno.test("a filter few dense chunks pass still returns them all (the search falls back to every row)", async () => {
-  const index = new LocalIndex();
+  const index = new EmbeddedIndex();
   await index.upsert(corpus, NS);
   const vector = Array.from(embed("question 1"));
   const hits = await index.query({
@@ -133,7 +133,7 @@ Deno.test("a filter few dense chunks pass still returns them all (the search fal
 });
 
 Deno.test("removing most dense chunks rebuilds the rows, and searches stay exact on what is left", async () => {
-  const index = new LocalIndex();
+  const index = new EmbeddedIndex();
   await index.upsert(corpus, NS);
   const kept = corpus.filter((_, i) => i % 5 === 0);
   for (const chunk of corpus) {
@@ -144,7 +144,7 @@ Deno.test("removing most dense chunks rebuilds the rows, and searches stay exact
 });
 
 Deno.test("an emptied namespace takes the layout of the vectors that come next", async () => {
-  const index = new LocalIndex();
+  const index = new EmbeddedIndex();
   await index.upsert(chunks(0, 10), NS);
   for (let n = 0; n < 10; n++) await index.deleteDocument(`doc-${n}`, NS);
   // Toy 3-d vectors now: sparse postings, exact cosines.
@@ -160,7 +160,7 @@ Deno.test("an emptied namespace takes the layout of the vectors that come next",
 });
 
 Deno.test("hybrid search fuses the dense rows with BM25", async () => {
-  const index = new LocalIndex();
+  const index = new EmbeddedIndex();
   await index.upsert(corpus.slice(0, 500), NS);
   const target = corpus[77]!;
   const hits = await index.query({

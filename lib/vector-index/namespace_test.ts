@@ -6,7 +6,7 @@
  * nothing but speed.
  */
 import assert from "node:assert/strict";
-import { Bm25Index } from "../../shared/search/bm25.ts";
+import { OkapiBm25 } from "./fixtures/okapi-bm25.ts";
 import { mulberry32 } from "./random.ts";
 import { searchableText } from "./types.ts";
 import { NamespaceIndex } from "./namespace.ts";
@@ -60,7 +60,7 @@ Deno.test("NamespaceIndex finds what a full scan and a plain BM25 find, through 
   }
   const chunks = [...live.values()];
   const built = NamespaceIndex.build(chunks);
-  const bm25 = new Bm25Index();
+  const bm25 = new OkapiBm25();
   for (const chunk of chunks) bm25.add(chunk.id, searchableText(chunk));
   assert.equal(index.size, chunks.length);
   for (let q = 0; q < 50; q++) {
