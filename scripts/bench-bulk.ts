@@ -29,9 +29,7 @@ import { makeDocuments, rssMb } from "./bench-index.ts";
 import { readDataset } from "./retrieval-eval.ts";
 import { float32Base64 } from "../shared/embeddings/base64.ts";
 import { bulkIngest } from "./bulk-ingest.ts";
-import { EmbeddedIndex } from "../lib/vector-index/index.ts";
-import { FileIndexLog } from "../lib/vector-index/deno/file-index-log.ts";
-import type { IndexedChunk } from "../lib/vector-index/types.ts";
+import { EmbeddedIndex, FileIndexLog, type IndexedChunk } from "../lib/vector-index/deno/mod.ts";
 
 export type BulkReport = {
   chunks: number;

@@ -10,7 +10,7 @@
  * copied with jitter up to each size. It writes under its own tenant
  * (`sift-bench`) and deletes what it wrote at the end, unless `--keep`.
  */
-import { FileIndexLog } from "../lib/vector-index/deno/file-index-log.ts";
+import { FileIndexLog } from "../lib/vector-index/deno/mod.ts";
 import { mulberry32 } from "../shared/random.ts";
 import { LocalIndex } from "../adapters/vector-index/local.ts";
 import type { IndexedChunk, SearchMode, VectorIndex } from "../shared/vector/port.ts";

@@ -6,8 +6,7 @@
  * as one fsynced log record and adds it in one pass (`EmbeddedIndex.bulkUpsert`),
  * then one checkpoint at the end. A piece is reported once it is durable.
  */
-import { EmbeddedIndex } from "../lib/vector-index/index.ts";
-import { mapInWorkers } from "../lib/vector-index/deno/worker-pool.ts";
+import { EmbeddedIndex, mapInWorkers } from "../lib/vector-index/deno/mod.ts";
 import { indexLogIn } from "../adapters/deno/data-dir.ts";
 import type { LinesInput, PieceOutput } from "./bulk-lines.ts";
 import { CliError } from "./cli.ts";

@@ -5,7 +5,7 @@
  * `vector`) and BM25 analysis all happen here, beside the thread that builds
  * the index.
  */
-import { type BulkPiece, prepareBulkPiece } from "../lib/vector-index/bulk.ts";
+import { type BulkPiece, prepareBulkPiece } from "../lib/vector-index/mod.ts";
 import { readConfig } from "../shared/config.ts";
 import { chunkDocuments, type ChunkDraft, documentId } from "../shared/documents/ingest.ts";
 import type { Embedder } from "../shared/embeddings/port.ts";

@@ -24,9 +24,18 @@ import type { RecoveredTail } from "./log.ts";
 import type { IndexedChunk, MetadataFilter, SearchHit, SearchMode } from "./types.ts";
 
 export { EmbeddedIndex } from "./index.ts";
-export { type BulkPiece, prepareBulkPiece } from "./bulk.ts";
+/** A bulk build's pieces: made anywhere (a worker), read back as the one record each holds. */
+export { type BulkPiece, prepareBulkPiece, readBulkPiece } from "./bulk.ts";
 export type { IndexedDocument, IndexQuery, IndexStatus, RecoveredTails } from "./index.ts";
 export type { IndexLog, RecoveredTail } from "./log.ts";
+/** The log's record format, for an `IndexLog` of another store (and to read a log's bytes). */
+export { decodeRecords, encodeRecord, type IndexRecord } from "./record.ts";
+export type { PreparedChunk } from "./prepared.ts";
+/** The checkpoint format an `IndexLog` keeps: frames to write, and a whole file read back. */
+export { checkpointFrames, readCheckpoint } from "./checkpoint.ts";
+export type { NamespaceSnapshot, NamespaceView } from "./snapshot.ts";
+/** Which dense kernel this runtime runs (`wasm-simd` or `js`): for banners and health checks. */
+export { dotKernelName } from "./kernel/kernel.ts";
 export { DEFAULT_RRF_K, type FusedItem, reciprocalRankFusion } from "./rrf.ts";
 export { matchesFilter } from "./filter.ts";
 export { analyze, stem, STOP_WORDS, words } from "./analyze.ts";

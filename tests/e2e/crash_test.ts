@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { serveDenseEmbeddings } from "../../scripts/dense-embeddings.ts";
-import { readCheckpoint } from "../../lib/vector-index/checkpoint.ts";
+import { readCheckpoint } from "../../lib/vector-index/mod.ts";
 import { mulberry32 } from "../../shared/random.ts";
 import { type RunningService, startService } from "./service.ts";
 

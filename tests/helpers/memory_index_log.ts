@@ -1,7 +1,13 @@
-import { checkpointFrames, readCheckpoint } from "../../lib/vector-index/checkpoint.ts";
-import type { IndexLog } from "../../lib/vector-index/log.ts";
-import { decodeRecords, encodeRecord, type IndexRecord } from "../../lib/vector-index/record.ts";
-import type { NamespaceSnapshot, NamespaceView } from "../../lib/vector-index/snapshot.ts";
+import {
+  checkpointFrames,
+  decodeRecords,
+  encodeRecord,
+  type IndexLog,
+  type IndexRecord,
+  type NamespaceSnapshot,
+  type NamespaceView,
+  readCheckpoint,
+} from "../../lib/vector-index/mod.ts";
 
 /**
  * An IndexLog in memory that goes through the real binary formats (log

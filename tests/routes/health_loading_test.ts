@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
 import { Runtime } from "../../compose/runtime.ts";
-import type { IndexLog } from "../../lib/vector-index/log.ts";
+import type { IndexLog } from "../../lib/vector-index/mod.ts";
 import { EMPTY_ENV, testApp } from "./helpers.ts";
 
 /** A log whose load waits until `release()`: a large index being read. */

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { createSiftApp } from "../../app.ts";
 import { Runtime } from "../../compose/runtime.ts";
-import { FileIndexLog } from "../../lib/vector-index/deno/file-index-log.ts";
+import { FileIndexLog } from "../../lib/vector-index/deno/mod.ts";
 import { withRecovery } from "../../compose/index-recovery.ts";
 
 const ENV = { DEMO_CORPUS: "false", API_KEYS: "k-operator,k-acme:acme" };

@@ -5,8 +5,7 @@
  * the log that holds it.
  */
 import assert from "node:assert/strict";
-import { readBulkPiece } from "../../lib/vector-index/bulk.ts";
-import { EmbeddedIndex } from "../../lib/vector-index/index.ts";
+import { EmbeddedIndex, readBulkPiece } from "../../lib/vector-index/mod.ts";
 import { linesToPiece } from "../../scripts/bulk-lines.ts";
 import { memoryIndexLog } from "../helpers/memory_index_log.ts";
 

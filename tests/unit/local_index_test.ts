@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { SiftError } from "../../shared/errors.ts";
+import { IndexDamagedError, SiftError } from "../../shared/errors.ts";
 import { LocalIndex } from "../../adapters/vector-index/local.ts";
 import type { IndexedChunk } from "../../shared/vector/port.ts";
-import type { IndexLog } from "../../lib/vector-index/log.ts";
-import { encodeRecord } from "../../lib/vector-index/record.ts";
-import { prepareChunk } from "../../lib/vector-index/prepared.ts";
+import {
+  encodeRecord,
+  IndexDamagedError as DamagedFile,
+  type IndexLog,
+} from "../../lib/vector-index/mod.ts";
 import { memoryIndexLog } from "../helpers/memory_index_log.ts";
 import { mulberry32 } from "../../shared/random.ts";
 
@@ -233,12 +235,22 @@ Deno.test("LocalIndex refuses a log damaged before its end, and stays failed", a
   await assert.rejects(index.upsert(corpus, NS), SiftError);
 });
 
-Deno.test("a prepared chunk keeps only the nonzero dimensions, normalized", () => {
-  const prepared = prepareChunk(chunk("p", 0, "models modelling", [3, 0, 4]));
-  assert.deepEqual([...prepared.dims], [0, 2]);
-  assert.deepEqual([...prepared.values].map((value) => value.toFixed(2)), ["0.60", "0.80"]);
-  assert.deepEqual(prepared.terms, ["model"]);
-  assert.deepEqual([...prepared.counts], [2]);
+Deno.test("LocalIndex turns the library's damaged file into sift's index_damaged 503 with what to do", async () => {
+  const why = "a frame fails its checksum";
+  const log: IndexLog = {
+    location: "/data/index.log",
+    tailBytes: 0,
+    checkpointBytes: 0,
+    load: () => Promise.reject(new DamagedFile({ file: "/data/index.ckpt", offset: 96, why })),
+    append: () => Promise.resolve(),
+    checkpoint: () => Promise.resolve(),
+  };
+  const error = await new LocalIndex({ log }).count(NS).then(() => undefined, (e: unknown) => e);
+  assert.ok(error instanceof IndexDamagedError, String(error));
+  assert.equal(error.status, 503);
+  assert.equal(error.file, "/data/index.ckpt");
+  assert.equal(error.offset, 96);
+  assert.match(error.message, /is damaged at byte 96 \(.+\); nothing was changed\. Restore /);
 });
 
 Deno.test("LocalIndex.flush() makes everything one checkpoint, with no records left to replay", async () => {

@@ -12,6 +12,8 @@ import { mapInWorkers } from "./worker-pool.ts";
 
 export * from "../mod.ts";
 export { FileIndexLog } from "./file-index-log.ts";
+/** The Web Worker pool bulk loads are prepared in: a caller's own parsing can run there too. */
+export { mapInWorkers, type PoolOptions, PoolWorkerError, serveInWorker } from "./worker-pool.ts";
 
 /**
  * Opens the index kept in `dir` (created if missing; files `index.ckpt` and
