@@ -13,6 +13,7 @@ import {
 } from "../../shared/responses.ts";
 import { ITEM_STOP_REASONS, itemIterationSchema } from "../../shared/rerank/item-options.ts";
 import { totResultFields, totTreeSchema } from "../../shared/rerank/tot/schema.ts";
+import type { Answered, Reranked } from "./steps.ts";
 
 /** The events of `POST /v1/query`, by name, each with the JSON its `data:` line holds. */
 export const QUERY_EVENTS = {
@@ -60,3 +61,45 @@ export const QUERY_EVENTS = {
   error: streamErrorSchema,
   done: doneSchema,
 };
+
+type WireData = { [Name in keyof typeof QUERY_EVENTS]: z.input<(typeof QUERY_EVENTS)[Name]> };
+
+/** The rerank function's reply without its usage and rubric, each result with its chunk's title. */
+type RerankEnd = Pick<Reranked, "discarded" | "degraded" | "warnings"> & {
+  results: (Reranked["results"][number] & { doc_id: string | undefined; title: unknown })[];
+  [field: string]: unknown;
+};
+
+/**
+ * Each event's payload as the orchestrator sends it. The schemas above say
+ * what is on the wire; three events forward another function's reply, of
+ * which the orchestrator checks only what it uses (steps.ts), so for them the
+ * type is that checked part and the rest passes through as the step sent it.
+ */
+export type QueryEventData = Omit<WireData, "rubric-end" | "rerank-end" | "answer-end"> & {
+  "rubric-end": { rubric: unknown; degraded?: boolean };
+  "rerank-end": RerankEnd;
+  "answer-end": Answered;
+};
+
+/**
+ * `send`'s arguments: an event's name and its payload, as a union, so a
+ * handler that checks the name has the payload's type without a cast.
+ */
+export type QueryEventArgs = {
+  [Name in keyof QueryEventData]: [event: Name, data: QueryEventData[Name]];
+}[keyof QueryEventData];
+
+/** Sends one event of `POST /v1/query`'s stream. */
+export type SendQueryEvent = (...args: QueryEventArgs) => Promise<void>;
+
+/** Final scores by chunk id from a `rerank-end` event: a source's score is its rerank's. */
+export function rerankScores(data: RerankEnd): Map<string, number> {
+  const scores = new Map<string, number>();
+  for (const result of data.results) {
+    if (typeof result.id === "string" && typeof result.relevance_score === "number") {
+      scores.set(result.id, result.relevance_score);
+    }
+  }
+  return scores;
+}

@@ -3,7 +3,6 @@ import { strategySpec } from "../../shared/rerank/strategies.ts";
 import type { Span } from "@opentelemetry/api";
 import { inSpan } from "../../shared/tracing/spans.ts";
 import { pricedSteps } from "../../shared/cost/steps.ts";
-import type { SendEvent } from "../../shared/http/sse.ts";
 import { LIMITS } from "../../shared/limits.ts";
 import type { Pipeline } from "../../shared/pipeline.ts";
 import { unreachableRubric } from "../../core/rerank/generate-rubric.ts";
@@ -21,6 +20,7 @@ import {
   rubricStep,
   searchStep,
 } from "./steps.ts";
+import type { SendQueryEvent } from "./events.ts";
 
 /** The rerank step's reply when retrieval found nothing. */
 const NOTHING_RERANKED: Reranked = {
@@ -63,7 +63,7 @@ function started<T>(promise: Promise<T>): Promise<T> {
 export function runQuery(
   context: StepContext,
   input: QueryInput,
-  send: SendEvent,
+  send: SendQueryEvent,
   clock: StepClock = new StepClock(),
 ): Promise<void> {
   const { pipeline } = input;
@@ -95,7 +95,7 @@ type QueryInput = {
 async function runQueryInSpan(
   context: StepContext,
   input: QueryInput,
-  send: SendEvent,
+  send: SendQueryEvent,
   clock: StepClock,
   span: Span,
 ): Promise<void> {

@@ -61,7 +61,8 @@ const rerankReplySchema = z.looseObject({
 
 const answerEndSchema = z.looseObject({
   answer: z.string(),
-  citations: z.array(z.unknown()),
+  // What the chat and MCP routes read of each citation; the rest passes through.
+  citations: z.array(z.looseObject({ index: z.number().int(), label: z.string().optional() })),
   answered: z.boolean(),
 });
 

@@ -5,6 +5,7 @@ import { StepClock } from "../../../shared/steps/clock.ts";
 import type { SearchHit } from "../../../shared/vector/port.ts";
 import { pipelineSchema } from "../../../shared/pipeline.ts";
 import { CHAT_PRESETS } from "../openai/presets.ts";
+import { type QueryEventArgs, type QueryEventData, rerankScores } from "../events.ts";
 import { runQuery } from "../query.ts";
 import { runTool } from "./cancel.ts";
 import type { McpContext } from "./context.ts";
@@ -65,12 +66,6 @@ const askOutput = {
   }),
 };
 
-type Answered = {
-  answer: string;
-  answered: boolean;
-  citations: { index: number; label?: string }[];
-};
-
 /** The cost line of `ask`'s text: what its `structuredContent.cost_usd` holds, in words. */
 export function costText(cost: number | null): string {
   if (cost === null) return "Cost: unknown (a step's model has no known price)";
@@ -79,32 +74,29 @@ export function costText(cost: number | null): string {
   return `Cost: $${cost.toFixed(digits)} (USD, every step)`;
 }
 
-/** Final scores by chunk id from a `rerank-end` event: a source's score is its rerank's. */
-function rerankScores(data: unknown): Map<string, number> {
-  const results = (data as { results?: unknown } | undefined)?.results;
-  const scores = new Map<string, number>();
-  for (const result of Array.isArray(results) ? results : []) {
-    if (typeof result?.id === "string" && typeof result.relevance_score === "number") {
-      scores.set(result.id, result.relevance_score);
-    }
-  }
-  return scores;
+/** The criteria's names of a rubric a `rubric-end` event carries (another function's reply). */
+function criteriaNames(rubric: unknown): string[] {
+  const criteria = (rubric as { criteria?: unknown } | null)?.criteria;
+  if (!Array.isArray(criteria)) return [];
+  return criteria.flatMap((criterion) =>
+    typeof criterion?.name === "string" ? [criterion.name] : []
+  );
 }
 
 /** What each pipeline event tells a client watching the progress. */
-function progressMessage(event: string, data: unknown): string | undefined {
-  const record = (data ?? {}) as Record<string, unknown>;
-  const count = (field: string) => Array.isArray(record[field]) ? record[field].length : 0;
-  if (event === "retrieval-end") return `retrieval done: ${count("results")} passages`;
-  if (event === "rubric-end") {
-    const criteria = (record.rubric as { criteria?: { name: string }[] } | undefined)?.criteria;
-    return `rubric: ${(criteria ?? []).map((criterion) => criterion.name).join(", ")}`;
+function progressMessage(...[event, data]: QueryEventArgs): string | undefined {
+  switch (event) {
+    case "retrieval-end":
+      return `retrieval done: ${data.results.length} passages`;
+    case "rubric-end":
+      return `rubric: ${criteriaNames(data.rubric).join(", ")}`;
+    case "rerank-end":
+      return `reranked: kept ${data.results.length}, discarded ${data.discarded.length}`;
+    case "answer-delta":
+      return data.text;
+    default:
+      return undefined;
   }
-  if (event === "rerank-end") {
-    return `reranked: kept ${count("results")}, discarded ${count("discarded")}`;
-  }
-  if (event === "answer-delta") return String(record.text ?? "");
-  return undefined;
 }
 
 /**
@@ -136,18 +128,19 @@ export function registerAsk(server: McpServer, context: McpContext): void {
       });
       const clock = new StepClock();
       let documents: readonly SearchHit[] = [];
-      let answered: Answered | undefined;
+      let answered: QueryEventData["answer-end"] | undefined;
       let scores = new Map<string, number>();
-      let usage: { steps: unknown[]; cost_usd: number | null } | undefined;
+      let usage: QueryEventData["usage"] | undefined;
       await runQuery(steps, {
         query: args.query,
         pipeline,
         onAnswerDocuments: (given) => (documents = given),
-      }, async (event, data) => {
-        if (event === "answer-end") answered = data as Answered;
+      }, async (...args) => {
+        const [event, data] = args;
+        if (event === "answer-end") answered = data;
         if (event === "rerank-end") scores = rerankScores(data);
-        if (event === "usage") usage = data as typeof usage;
-        const message = progressMessage(event, data);
+        if (event === "usage") usage = data;
+        const message = progressMessage(...args);
         if (message) await report(message);
       }, clock);
       if (!answered) throw new Error("the pipeline ended without an answer");

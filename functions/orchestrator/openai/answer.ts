@@ -7,6 +7,7 @@ import type { AnswerFormat } from "../../../shared/structured-output/format.ts";
 import { StepClock, type StepRecord } from "../../../shared/steps/clock.ts";
 import type { StepContext } from "../../../shared/steps/transport.ts";
 import type { SearchHit } from "../../../shared/vector/port.ts";
+import { rerankScores } from "../events.ts";
 import { runQuery } from "../query.ts";
 import { annotate, type Source, sourcesOf, type UrlCitation } from "./citations.ts";
 import type { Conversation } from "./conversation.ts";
@@ -40,19 +41,6 @@ function usageOf(steps: readonly StepRecord[], cost: CostUsd): ChatUsage {
     total_tokens: prompt + completion,
     cost_usd: cost,
   };
-}
-
-/** Final scores by chunk id from a `rerank-end` event, when one came. */
-function rerankScores(data: unknown): Map<string, number> {
-  const results = (data as { results?: unknown } | undefined)?.results;
-  const scores = new Map<string, number>();
-  if (!Array.isArray(results)) return scores;
-  for (const result of results as { id?: unknown; relevance_score?: unknown }[]) {
-    if (typeof result.id === "string" && typeof result.relevance_score === "number") {
-      scores.set(result.id, result.relevance_score);
-    }
-  }
-  return scores;
 }
 
 /**
@@ -93,10 +81,9 @@ export async function answerChat(
     onAnswerDocuments: (given) => (documents = given),
   }, async (event, data) => {
     if (event === "rerank-end") scores = rerankScores(data);
-    const text = event === "answer-delta" ? (data as { text?: unknown }).text : undefined;
-    if (typeof text === "string" && text) {
-      content += text;
-      await onDelta(text);
+    if (event === "answer-delta" && data.text) {
+      content += data.text;
+      await onDelta(data.text);
     }
   }, clock);
 
