@@ -10,13 +10,13 @@
  *
  *   deno run -A scripts/bench-sparse.ts [--docs 1000000]
  */
-import { mulberry32 } from "../shared/random.ts";
-import { analyze } from "../shared/text/analyze.ts";
-import { NamespaceIndex } from "../lib/vector-index/namespace.ts";
-import type { PreparedChunk } from "../lib/vector-index/prepared.ts";
-import type { NamespaceSnapshot } from "../lib/vector-index/snapshot.ts";
-import { type Scored, TopK } from "../lib/vector-index/top-k.ts";
-import { quantile } from "./bench-index.ts";
+import { mulberry32 } from "../../../shared/random.ts";
+import { analyze } from "../../../shared/text/analyze.ts";
+import { NamespaceIndex } from "../namespace.ts";
+import type { PreparedChunk } from "../prepared.ts";
+import type { NamespaceSnapshot } from "../snapshot.ts";
+import { type Scored, TopK } from "../top-k.ts";
+import { quantile } from "../../../scripts/bench-index.ts";
 
 export type SparseRow = {
   docs: number;

@@ -12,13 +12,13 @@
  *
  *   deno run -A scripts/bench-query.ts [--sizes 30000,300000] [--dense]
  */
-import { denseEmbedder } from "./dense-embeddings.ts";
-import { makeDocuments, quantile } from "./bench-index.ts";
-import { readDataset } from "./retrieval-eval.ts";
-import { exhaustive } from "./bench-sparse.ts";
-import { NamespaceIndex } from "../lib/vector-index/namespace.ts";
-import { normalized, prepareChunk } from "../lib/vector-index/prepared.ts";
-import { reciprocalRankFusion } from "../lib/vector-index/rrf.ts";
+import { denseEmbedder } from "../../../scripts/dense-embeddings.ts";
+import { makeDocuments, quantile } from "../../../scripts/bench-index.ts";
+import { readDataset } from "../../../scripts/retrieval-eval.ts";
+import { exhaustive } from "./sparse.ts";
+import { NamespaceIndex } from "../namespace.ts";
+import { normalized, prepareChunk } from "../prepared.ts";
+import { reciprocalRankFusion } from "../rrf.ts";
 
 export type QueryRow = {
   chunks: number;

@@ -4,8 +4,8 @@
  * the same rows: int8 dot products with every 1,536-d row, with rows picked
  * by number, and Hamming distances over 1,024-bit codes.
  */
-import { createDotKernel, type DotKernel, JsDotKernel } from "../lib/vector-index/kernel/kernel.ts";
-import { mulberry32 } from "../shared/random.ts";
+import { createDotKernel, type DotKernel, JsDotKernel } from "../kernel/kernel.ts";
+import { mulberry32 } from "../../../shared/random.ts";
 
 export type KernelRow = {
   operation: "int8 scan" | "int8 gather" | "hamming" | "hamming gather";
