@@ -5,7 +5,7 @@
  * by number, and Hamming distances over 1,024-bit codes.
  */
 import { createDotKernel, type DotKernel, JsDotKernel } from "../kernel/kernel.ts";
-import { mulberry32 } from "../../../shared/random.ts";
+import { mulberry32 } from "../random.ts";
 
 export type KernelRow = {
   operation: "int8 scan" | "int8 gather" | "hamming" | "hamming gather";

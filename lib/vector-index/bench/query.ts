@@ -1,21 +1,17 @@
 /**
- * The embedded index's query path in-process, on ARAGOG-like text at the
- * sizes of #30: chunks of 250 consecutive words of the ARAGOG papers (as
- * `bench-index.ts` makes them), the first 40 ARAGOG questions as queries.
- * Per size: BM25 through `NamespaceIndex.sparse` beside the exhaustive BM25
- * it replaced (`exhaustive` of `bench-sparse.ts`, same postings, alternating
- * query by query so both see the same machine load), and whether both
- * return the same top-k scores; with `--dense`, 1,536-d clustered vectors
- * (`denseEmbedder`) and dense and hybrid times (each side's 50 candidates,
- * reciprocal rank fusion, the final 10 resolved). Sizes run in one process,
- * so growth figures are ratios from one run.
- *
- *   deno run -A scripts/bench-query.ts [--sizes 30000,300000] [--dense]
+ * The embedded index's query path in-process, on the corpus the caller gives
+ * (sift's `scripts/bench-query.ts` gives ARAGOG-like text at the sizes of
+ * #30: chunks of 250 consecutive words of the ARAGOG papers, the first 40
+ * ARAGOG questions as queries). Per size: BM25 through
+ * `NamespaceIndex.sparse` beside the exhaustive BM25 it replaced
+ * (`exhaustive` of `sparse.ts`, same postings, alternating query by query so
+ * both see the same machine load), and whether both return the same top-k
+ * scores; given `embed`, dense and hybrid times too (each side's 50
+ * candidates, reciprocal rank fusion, the final 10 resolved). Sizes run in
+ * one process, so growth figures are ratios from one run.
  */
-import { denseEmbedder } from "../../../scripts/dense-embeddings.ts";
-import { makeDocuments, quantile } from "../../../scripts/bench-index.ts";
-import { readDataset } from "../../../scripts/retrieval-eval.ts";
 import { exhaustive } from "./sparse.ts";
+import { quantile } from "./quantile.ts";
 import { NamespaceIndex } from "../namespace.ts";
 import { normalized, prepareChunk } from "../prepared.ts";
 import { reciprocalRankFusion } from "../rrf.ts";
@@ -35,21 +31,21 @@ export type QueryRow = {
 
 const p50p95 = (times: number[]) => ({ p50: quantile(times, 0.5), p95: quantile(times, 0.95) });
 
-export async function benchQuery(
-  sizes: number[],
-  options: { dense?: boolean; datasetDir?: string } = {},
-): Promise<QueryRow[]> {
-  const { documents, questions } = await readDataset(
-    options.datasetDir ?? "../shared/datasets/aragog",
-  );
-  const words = documents.map((document) => document.text).join(" ").split(/\s+/);
-  const embed = options.dense ? denseEmbedder() : undefined;
-  const texts = questions.slice(0, 40).map((question) => question.question);
+/** What the bench searches: `size` documents (one chunk each), the queries, and dense vectors if any. */
+export type QueryCorpus = {
+  documents: (size: number) => { id: string; title: string; text: string }[];
+  queries: string[];
+  embed?: ((text: string) => Float32Array) | undefined;
+};
+
+export function benchQuery(sizes: number[], corpus: QueryCorpus): QueryRow[] {
+  const { embed } = corpus;
+  const texts = corpus.queries;
   const vectors = texts.map((text) => embed && normalized(Array.from(embed(text))));
   const rows: QueryRow[] = [];
   for (const size of sizes) {
     const started = performance.now();
-    const chunks = makeDocuments(words, 11)(size).map((document) =>
+    const chunks = corpus.documents(size).map((document) =>
       prepareChunk({
         id: `${document.id}#0`,
         text: document.text,
@@ -111,17 +107,4 @@ export async function benchQuery(
     });
   }
   return rows;
-}
-
-if (import.meta.main) {
-  const at = Deno.args.indexOf("--sizes");
-  const sizes = (at >= 0 ? Deno.args[at + 1]! : "30000,300000").split(",").map(Number);
-  const rows = await benchQuery(sizes, { dense: Deno.args.includes("--dense") });
-  const growth = rows.length > 1 && rows[0]!.hybrid_ms
-    ? { hybrid_p50_growth: rows.at(-1)!.hybrid_ms!.p50 / rows[0]!.hybrid_ms!.p50 }
-    : {};
-  const sparseGrowth = rows.length > 1
-    ? { sparse_p50_growth: rows.at(-1)!.sparse_ms.p50 / rows[0]!.sparse_ms.p50 }
-    : {};
-  console.log(JSON.stringify({ rows, ...sparseGrowth, ...growth }, null, 2));
 }

@@ -8,15 +8,15 @@
  * over the same postings in one run: the ratio is the figure, and both must
  * return the same top 10.
  *
- *   deno run -A scripts/bench-sparse.ts [--docs 1000000]
+ *   deno run -A lib/vector-index/bench/sparse.ts [--docs 1000000]
  */
-import { mulberry32 } from "../../../shared/random.ts";
-import { analyze } from "../../../shared/text/analyze.ts";
+import { mulberry32 } from "../random.ts";
+import { analyze } from "../analyze.ts";
 import { NamespaceIndex } from "../namespace.ts";
 import type { PreparedChunk } from "../prepared.ts";
 import type { NamespaceSnapshot } from "../snapshot.ts";
 import { type Scored, TopK } from "../top-k.ts";
-import { quantile } from "../../../scripts/bench-index.ts";
+import { quantile } from "./quantile.ts";
 
 export type SparseRow = {
   docs: number;

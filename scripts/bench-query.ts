@@ -1,0 +1,46 @@
+/**
+ * The embedded index's query path in-process (`lib/vector-index/bench/query.ts`)
+ * on ARAGOG-like text at the sizes of #30: chunks of 250 consecutive words of
+ * the ARAGOG papers (as `bench-index.ts` makes them), the first 40 ARAGOG
+ * questions as queries; with `--dense`, 1,536-d clustered vectors
+ * (`denseEmbedder`). BM25 beside the exhaustive BM25 it replaced, and dense
+ * and hybrid times; sizes run in one process, so growth figures are ratios
+ * from one run.
+ *
+ *   deno run -A scripts/bench-query.ts [--sizes 30000,300000] [--dense]
+ */
+import { denseEmbedder } from "./dense-embeddings.ts";
+import { makeDocuments } from "./bench-index.ts";
+import { readDataset } from "./retrieval-eval.ts";
+import { benchQuery, type QueryRow } from "../lib/vector-index/bench/query.ts";
+
+export type { QueryRow };
+
+/** The library's query bench over ARAGOG's papers and questions. */
+export async function benchQueryAragog(
+  sizes: number[],
+  options: { dense?: boolean; datasetDir?: string } = {},
+): Promise<QueryRow[]> {
+  const { documents, questions } = await readDataset(
+    options.datasetDir ?? "../shared/datasets/aragog",
+  );
+  const words = documents.map((document) => document.text).join(" ").split(/\s+/);
+  return benchQuery(sizes, {
+    documents: (size) => makeDocuments(words, 11)(size),
+    queries: questions.slice(0, 40).map((question) => question.question),
+    embed: options.dense ? denseEmbedder() : undefined,
+  });
+}
+
+if (import.meta.main) {
+  const at = Deno.args.indexOf("--sizes");
+  const sizes = (at >= 0 ? Deno.args[at + 1]! : "30000,300000").split(",").map(Number);
+  const rows = await benchQueryAragog(sizes, { dense: Deno.args.includes("--dense") });
+  const growth = rows.length > 1 && rows[0]!.hybrid_ms
+    ? { hybrid_p50_growth: rows.at(-1)!.hybrid_ms!.p50 / rows[0]!.hybrid_ms!.p50 }
+    : {};
+  const sparseGrowth = rows.length > 1
+    ? { sparse_p50_growth: rows.at(-1)!.sparse_ms.p50 / rows[0]!.sparse_ms.p50 }
+    : {};
+  console.log(JSON.stringify({ rows, ...sparseGrowth, ...growth }, null, 2));
+}
