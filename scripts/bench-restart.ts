@@ -24,12 +24,10 @@ import { makeDocuments, post, quantile, rssMb, startServer, timed } from "./benc
 import { readDataset } from "./retrieval-eval.ts";
 import { readConfig } from "../shared/config.ts";
 import { chunkDocuments } from "../shared/documents/ingest.ts";
-import { FileIndexLog } from "../lib/vector-index/deno/file-index-log.ts";
+import { FileIndexLog, type PreparedChunk } from "../lib/vector-index/deno/mod.ts";
+import { loadMs, preparePool, writeIndex } from "../lib/vector-index/bench/restart.ts";
 import { LocalIndex } from "../adapters/vector-index/local.ts";
 import { type IndexedChunk, searchableText } from "../shared/vector/port.ts";
-import { NamespaceIndex } from "../lib/vector-index/namespace.ts";
-import { checkpointFrames } from "../lib/vector-index/checkpoint.ts";
-import { prepareChunk, type PreparedChunk } from "../lib/vector-index/prepared.ts";
 
 const RUNS = 3;
 const BATCH = 1000;
@@ -50,69 +48,15 @@ export type RestartReport = {
 
 const POOL = 2000;
 
-/** `size` chunks over a pool of prepared ones, then one checkpoint (as a clean stop leaves). */
-async function writeIndex(
-  dataDir: string,
-  size: number,
-  pool: PreparedChunk[],
-  format1Dir: string,
-): Promise<void> {
-  // Ids and metadata as a real corpus has them: documents of 1 to 15 chunks, each chunk with its
-  // own index, page and section, each document with its own title, url and source file.
-  const chunks: PreparedChunk[] = [];
-  for (let doc = 0; chunks.length < size; doc++) {
-    const docId = `report-${(doc * 2654435761 >>> 0).toString(36)}-${doc}`;
-    const pages = 1 + (doc * 7) % 15;
-    for (let part = 0; part < pages && chunks.length < size; part++) {
-      const chunk = pool[chunks.length % POOL]!;
-      chunks.push({
-        ...chunk,
-        id: `${docId}#${part}`,
-        metadata: {
-          ...chunk.metadata,
-          doc_id: docId,
-          chunk_index: part,
-          title: `Annual report ${doc} of the ${doc % 311}th district`,
-          url: `https://example.org/reports/${docId}.pdf`,
-          source: `reports/${doc % 1000}/${docId}.pdf`,
-          section: `Part ${part >> 2} > Chapter ${part}`,
-          page: part * 2 + 1,
-        },
-      });
-    }
-  }
-  const index = NamespaceIndex.build(chunks);
-  const log = new FileIndexLog(`${dataDir}/index.log`);
-  await log.load();
-  await log.checkpoint(new Map([["default", index.view()]]));
-  log.close();
-  // The same index as the checkpoint format before (frames, read and checked whole), to compare.
-  const file = await Deno.open(`${format1Dir}/index.ckpt`, { create: true, write: true });
-  for (const frame of checkpointFrames(new Map([["default", index.view()]]), 1)) {
-    let written = 0;
-    while (written < frame.length) written += await file.write(frame.subarray(written));
-  }
-  file.close();
-}
-
 async function poolOf(words: string[]): Promise<PreparedChunk[]> {
   const embed = denseEmbedder();
   const { chunking } = readConfig({});
-  const pool: PreparedChunk[] = [];
+  const pool: IndexedChunk[] = [];
   for (const document of await chunkDocuments(makeDocuments(words, 11)(POOL), chunking)) {
     const chunk = document.chunks[0]!;
-    pool.push(prepareChunk({ ...chunk, vector: Array.from(embed(searchableText(chunk))) }));
+    pool.push({ ...chunk, vector: Array.from(embed(searchableText(chunk))) });
   }
-  return pool;
-}
-
-async function loadMs(dataDir: string): Promise<number> {
-  const started = performance.now();
-  const log = new FileIndexLog(`${dataDir}/index.log`);
-  const loaded = await log.load();
-  for (const snapshot of loaded.checkpoint?.values() ?? []) NamespaceIndex.restore(snapshot);
-  log.close();
-  return performance.now() - started;
+  return preparePool(pool);
 }
 
 const ROOT = new URL("../", import.meta.url).pathname;
