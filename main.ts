@@ -17,7 +17,7 @@ import { preparePostgres } from "./adapters/postgres/startup.ts";
 import { startupHint } from "./adapters/deno/startup-hint.ts";
 import { demoCorpusNote } from "./shared/demo/loader.ts";
 import { keepServingPastClientErrors } from "./adapters/deno/stray-errors.ts";
-import { startArgs } from "./scripts/serve-usage.ts";
+import { startArgs } from "./cli/serve-usage.ts";
 
 function startupConfig() {
   try {

@@ -13,7 +13,7 @@
  *
  *   deno run --allow-read --allow-write scripts/aragog-beir.ts ../shared/datasets/aragog /tmp/aragog-beir
  */
-import { type Command, commandArgs, runCommand, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, runCommand, usageMistake } from "../cli/cli.ts";
 
 const COMMAND = {
   usage:

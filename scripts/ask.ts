@@ -5,7 +5,7 @@
  *     [--rerank STRATEGY] [--top-n 3]
  *     [--namespace ns]
  */
-import { type Command, commandArgs, fail, firstWords, orExit, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, fail, firstWords, orExit, usageMistake } from "../cli/cli.ts";
 import { connect, readEvents } from "./client.ts";
 import { rerankStrategyNames } from "../shared/rerank/strategies.ts";
 

@@ -13,7 +13,7 @@
  */
 import { createSiftApp } from "../app.ts";
 import { startServer } from "./bench-index.ts";
-import { type Command, commandArgs, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, usageMistake } from "../cli/cli.ts";
 
 const COMMAND = {
   usage: "deno task bench:http [options]",

@@ -21,7 +21,7 @@ import {
   type ServerBenchRow,
   serverBenchTable,
 } from "./bench-postgres-server-table.ts";
-import { type Command, commandArgs, runCommand, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, runCommand, usageMistake } from "../cli/cli.ts";
 
 const COMMAND = {
   usage: "deno task bench:postgres --url postgres://USER:PASSWORD@HOST/DB [options]",

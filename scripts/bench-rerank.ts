@@ -21,7 +21,7 @@ import {
   FAKE_API_TOKEN,
   startWorkersAiRestFake,
 } from "../tests/helpers/workers_ai_fake.ts";
-import { type Command, commandArgs, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, usageMistake } from "../cli/cli.ts";
 
 const COMMAND = {
   usage: "deno task bench:rerank [options]",

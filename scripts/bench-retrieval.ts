@@ -12,7 +12,7 @@ import { readConfig } from "../shared/config.ts";
 import { chunkerScores, chunkerSweep, chunkerTable, sweepTable } from "./chunking-eval.ts";
 import { batchDocuments } from "./documents.ts";
 import { postInProcess, readDataset, retrievalScores, scoreTable } from "./retrieval-eval.ts";
-import { type Command, commandArgs, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, usageMistake } from "../cli/cli.ts";
 
 const COMMAND = {
   usage: "deno task bench:retrieval [DATASET_DIR]",

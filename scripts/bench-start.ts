@@ -9,7 +9,7 @@
  *   deno task bench:start [--runs 7]
  */
 import { startTaskArgs } from "./bench-index.ts";
-import { type Command, commandArgs, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, usageMistake } from "../cli/cli.ts";
 
 const COMMAND = {
   usage: "deno task bench:start [options]",

@@ -18,7 +18,7 @@ import { readServerSentEvents } from "../shared/http/event-reader.ts";
 import { Runtime } from "../compose/runtime.ts";
 import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 import { WORKER_CONFIGS } from "./workers.ts";
-import { type Command, commandArgs, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, usageMistake } from "../cli/cli.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const COMMAND = {

@@ -34,8 +34,8 @@ import { benchPostgres, type PostgresBench, postgresSection } from "./bench-post
 import { type PostgresServerBench, postgresServerSection } from "./bench-postgres-server-table.ts";
 import { type WorkerSize, workerSizes } from "./workers.ts";
 import { workersSection } from "./workers-table.ts";
-import { type Command, commandArgs } from "./cli.ts";
-import type { FlagValues } from "./cli-flags.ts";
+import { type Command, commandArgs } from "../cli/cli.ts";
+import type { FlagValues } from "../cli/flags.ts";
 import { benchRestart, renderRestart, type RestartReport } from "./bench-restart.ts";
 import {
   benchRestartHttp,

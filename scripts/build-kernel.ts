@@ -7,7 +7,7 @@
  *   deno task build:kernel
  */
 import wabtInit from "wabt";
-import { type Command, commandArgs, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, usageMistake } from "../cli/cli.ts";
 
 const COMMAND = {
   usage: "deno task build:kernel",

@@ -9,7 +9,7 @@
 import { EmbeddedIndex, mapInWorkers } from "../lib/vector-index/deno/mod.ts";
 import { indexLogIn } from "../adapters/deno/data-dir.ts";
 import type { LinesInput, PieceOutput } from "./bulk-lines.ts";
-import { CliError } from "./cli.ts";
+import { CliError } from "../cli/cli.ts";
 import { formatDuration } from "./progress.ts";
 
 /** Bytes of `.jsonl` per piece: one log record, one fsync (about 4,000 lines with base64 1,536-d vectors). */

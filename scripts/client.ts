@@ -1,4 +1,4 @@
-import { CliError } from "./cli.ts";
+import { CliError } from "../cli/cli.ts";
 
 /** A computed specifier: Deno parses a literal `import()` at start, taken or not. */
 async function importLater<Module>(path: string): Promise<Module> {

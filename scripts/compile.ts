@@ -13,7 +13,7 @@
  * permissions as each `deno task`.
  */
 import { SIFT_MOUNTS, SIFT_OPEN_MOUNTS } from "../app.ts";
-import { type Command, commandArgs, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, usageMistake } from "../cli/cli.ts";
 import { SIFT_COMMANDS, type SiftCommand, siftUsage } from "./sift.ts";
 
 const COMMAND = {

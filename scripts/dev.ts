@@ -6,7 +6,7 @@
  * answered here, then the watched server runs as a child with the same
  * permissions `deno task start` has.
  */
-import { startArgs } from "./serve-usage.ts";
+import { startArgs } from "../cli/serve-usage.ts";
 
 startArgs();
 const child = new Deno.Command(Deno.execPath(), {

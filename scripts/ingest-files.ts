@@ -1,5 +1,5 @@
 import { fileDocumentId, pathDocumentId, sharedIds } from "../shared/documents/file-id.ts";
-import { CliError } from "./cli.ts";
+import { CliError } from "../cli/cli.ts";
 import { filesUnder } from "./documents.ts";
 
 /** A file to ingest and the id its document gets; a `.jsonl` has none (its lines carry theirs). */

@@ -4,7 +4,7 @@
  *   deno task ingest <file|folder>... [--namespace ns] [--force]
  *   deno task ingest --bulk <file.jsonl>... [--workers n]   (no server: into SIFT_DATA_DIR)
  */
-import { CliError, type Command, commandArgs, runCommand, usageMistake } from "./cli.ts";
+import { CliError, type Command, commandArgs, runCommand, usageMistake } from "../cli/cli.ts";
 import { progressReporter } from "./progress.ts";
 import { connect, type SiftFetch } from "./client.ts";
 import { batchDocuments, readDocuments } from "./documents.ts";

@@ -9,7 +9,7 @@
  */
 import { parseFaults, parseLatency } from "../shared/offline-knobs.ts";
 import { createOfflineModel, type OfflineModelOptions } from "../providers/offline/model.ts";
-import { type Command, commandArgs, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, usageMistake } from "../cli/cli.ts";
 
 const COMMAND = {
   usage: "deno task offline-model",

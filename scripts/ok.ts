@@ -8,7 +8,7 @@
  *   deno task ok
  *   deno task ok tests/unit/     # the checks, then only these tests
  */
-import { type Command, exitOnHelp } from "./cli.ts";
+import { type Command, exitOnHelp } from "../cli/cli.ts";
 
 const COMMAND = {
   usage: "deno task ok [deno test arguments]",

@@ -31,7 +31,7 @@ import { type Config, readConfig } from "../shared/config.ts";
 import { ConfigError } from "../shared/errors.ts";
 import { postgresPool } from "../adapters/postgres/from-env.ts";
 import { Runtime } from "../compose/runtime.ts";
-import { serveArgs } from "./serve-usage.ts";
+import { serveArgs } from "../cli/serve-usage.ts";
 import { keepServingPastClientErrors } from "../adapters/deno/stray-errors.ts";
 
 /** Ingest and search in one process: the embedded index's owner in the split shape. */

@@ -10,7 +10,7 @@
  *                             its start-up CPU time (`wrangler check startup`)
  */
 import { fileURLToPath } from "node:url";
-import { type Command, commandArgs, usageMistake } from "./cli.ts";
+import { type Command, commandArgs, usageMistake } from "../cli/cli.ts";
 import { configsWithVars, parseDevVars } from "./wrangler-vars.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));

@@ -1,4 +1,4 @@
-import { type Command, parseFlags, usageText, wantsHelp } from "../cli-flags.ts";
+import { type Command, parseFlags, usageText, wantsHelp } from "../../cli/flags.ts";
 
 /** `deno task eval`'s flags; `--help` prints them with their defaults. */
 export const EVAL_COMMAND = {

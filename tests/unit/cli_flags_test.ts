@@ -8,7 +8,7 @@ import {
   UsageError,
   usageText,
   wantsHelp,
-} from "../../scripts/cli-flags.ts";
+} from "../../cli/flags.ts";
 
 const ASK = {
   usage: 'deno task ask "question" [options]',

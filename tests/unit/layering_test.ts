@@ -11,6 +11,9 @@
  *   deployed alone; a function's logic takes its deps, and only its entries
  *   (server.ts, worker.ts, *-entry.ts) import `compose/`, which reads config
  *   and picks the providers and adapters, as main.ts and worker.ts do.
+ * - `cli/` is the command line's grammar (flags, usage, `--help`): it imports
+ *   only shared/, so entries (main.ts) and scripts/ can both use it. Entries
+ *   import no script: scripts sit on top and may import anything.
  * - The embedded index (`lib/vector-index/`) is a library of its own: it
  *   imports nothing outside its folder but npm packages.
  * And no file imports itself through others: there is no import cycle
@@ -86,7 +89,16 @@ export function layeringViolation(file: string, target: string): string | undefi
   if (file.startsWith("providers/") && target.startsWith("functions/")) {
     return `${file} imports ${target}: a provider imports no function`;
   }
-  if (/^(shared|core|adapters|compose|functions|providers)\//.test(file)) {
+  if (file.startsWith("cli/") && !/^(cli|shared)\//.test(target)) {
+    return `${file} imports ${target}: cli/ is the command line's grammar and imports only shared/`;
+  }
+  if (!file.includes("/") && /^(tests|scripts)\//.test(target)) {
+    return `${file} imports ${target}: an entry imports no script or test (cli/ has what both use)`;
+  }
+  if (/^(shared|core|adapters|compose|functions|providers)\//.test(file) && /^cli\//.test(target)) {
+    return `${file} imports ${target}: the product does not import the command line's grammar`;
+  }
+  if (/^(shared|core|adapters|compose|functions|providers|cli)\//.test(file)) {
     if (relative(ROOT, join(ROOT, target)).startsWith("..")) return `${file} imports ${target}`;
     if (/^(tests|scripts)\//.test(target) || !target.includes("/")) {
       return `${file} imports ${target}: the product does not import tests, scripts or entries`;
@@ -98,8 +110,15 @@ export function layeringViolation(file: string, target: string): string | undefi
 Deno.test("layering: shared/ imports no function, no function imports another, providers sit beside", async () => {
   const violations: string[] = [];
   let checked = 0;
-  for (const directory of ["shared", "core", "adapters", "compose", "functions", "providers"]) {
-    for await (const file of sourceFiles(directory)) {
+  const folders = ["shared", "core", "adapters", "compose", "functions", "providers", "cli"];
+  const entries: string[] = [];
+  for await (const entry of Deno.readDir(ROOT)) {
+    if (entry.isFile && entry.name.endsWith(".ts")) entries.push(entry.name);
+  }
+  assert.ok(entries.includes("main.ts") && entries.includes("app.ts"), "the entries are missing");
+  for (const source of [...folders, ...entries]) {
+    const files = source.endsWith(".ts") ? [source] : await Array.fromAsync(sourceFiles(source));
+    for (const file of files) {
       for (const target of await importsOf(file)) {
         checked++;
         const violation = layeringViolation(file, target);
@@ -152,6 +171,15 @@ Deno.test("layering: the rule catches a function importing another, and shared/ 
   );
   assert.equal(layeringViolation("functions/rerank/app.ts", "shared/rerank/score.ts"), undefined);
   assert.match(layeringViolation("functions/fuse/app.ts", "app.ts") ?? "", /entries/);
+});
+
+Deno.test("layering: cli/ imports only shared/; an entry imports no script", () => {
+  assert.equal(layeringViolation("main.ts", "cli/serve-usage.ts"), undefined);
+  assert.equal(layeringViolation("cli/serve-usage.ts", "shared/config.ts"), undefined);
+  assert.match(layeringViolation("main.ts", "scripts/serve-usage.ts") ?? "", /imports no script/);
+  assert.match(layeringViolation("cli/cli.ts", "compose/runtime.ts") ?? "", /imports only shared/);
+  assert.match(layeringViolation("compose/runtime.ts", "cli/cli.ts") ?? "", /does not import the/);
+  assert.equal(layeringViolation("scripts/ask.ts", "cli/cli.ts"), undefined);
 });
 
 Deno.test("layering: adapters/ implement shared/'s ports; only compose/ and entries pick one", () => {

@@ -1,13 +1,6 @@
-import {
-  type Command,
-  type Flag,
-  parseFlags,
-  UsageError,
-  usageText,
-  wantsHelp,
-} from "./cli-flags.ts";
+import { type Command, type Flag, parseFlags, UsageError, usageText, wantsHelp } from "./flags.ts";
 
-export type { Command, Flag } from "./cli-flags.ts";
+export type { Command, Flag } from "./flags.ts";
 
 /**
  * Flags for a terminal command: `--help` (or `-h`) prints the usage and exits

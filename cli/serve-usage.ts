@@ -5,7 +5,7 @@
  */
 import { CONFIG_VARIABLES } from "../shared/config.ts";
 import { type Command, commandArgs, usageMistake } from "./cli.ts";
-import { nearest } from "./cli-flags.ts";
+import { nearest } from "./flags.ts";
 
 /** What each `deno task serve` name runs. */
 export const SERVE_FUNCTIONS: Record<string, string> = {
