@@ -1,5 +1,5 @@
 import { rerankStrategyNames } from "../../../shared/rerank/strategies.ts";
-import { CONSOLE_SCRIPT } from "./script.ts";
+import { CONSOLE_SCRIPT } from "./script.gen.ts";
 import { CONSOLE_STYLE } from "./style.ts";
 
 function strategyOptions(selected: string): string {
