@@ -24,8 +24,8 @@ import { benchIndex, type SizeReport } from "./bench-index.ts";
 import { benchPeers, type PeerRow } from "./bench-peer.ts";
 import { benchDense, type DensePeerRow, type DenseSizeReport } from "./bench-dense.ts";
 import type { StateCapacity } from "./bench-state-capacity.ts";
-import { benchKernel, type KernelRow } from "./bench-kernel.ts";
-import { benchSparse, type SparseRow } from "./bench-sparse.ts";
+import { benchKernel, type KernelRow } from "../lib/vector-index/bench/kernel.ts";
+import { benchSparse, type SparseRow } from "../lib/vector-index/bench/sparse.ts";
 import { growthRatios, type GrowthReport } from "./bench-growth.ts";
 import { benchLoad, type LoadRow } from "./bench-load.ts";
 import { benchHttp, type HttpReport, httpTable } from "./bench-http.ts";
@@ -511,7 +511,7 @@ In-process, the corpus of issue #30: documents of 60 tokens drawn from a Zipf la
 100 queries of 5 words drawn from the same law (so most hold a word found in most documents), top
 10. **exhaustive**: the scoring \`NamespaceIndex.sparse\` did before #30 (fresh arrays of the
 namespace's size per query, document frequencies recounted, every slot scanned, an object per
-matching chunk), transcribed in \`scripts/bench-sparse.ts\` over the same postings; **pruned**:
+matching chunk), transcribed in \`lib/vector-index/bench/sparse.ts\` over the same postings; **pruned**:
 \`sparse()\` now (kept document frequencies, reused accumulators, a typed top-k, MaxScore-style
 pruning). Alternated query by query in one run; p50 / p95.
 
