@@ -181,7 +181,7 @@ export class DenseRows {
   }
 
   /** The row at `slot` dequantized (k-means accumulates these). */
-  vector(slot: number, into = new Float32Array(this.dimensions)): Float32Array {
+  vector(slot: number, into: Float32Array = new Float32Array(this.dimensions)): Float32Array {
     this.#present(slot, slot + 1);
     const row = new Int8Array(this.#kernel.memory.buffer, slot * this.stride, this.dimensions);
     const scale = this.#scales[slot]!;
