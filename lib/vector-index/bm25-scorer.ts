@@ -65,7 +65,7 @@ type QueryTerm = {
  * could add falls below the k-th best. On real questions (several common
  * words beside a few rare ones) the common words' postings, the bulk of the
  * entries, are then sought into rather than scanned. The top k is the
- * exhaustive one's (`vector_index_bm25_scorer_test.ts` checks it against a
+ * exhaustive one's (`bm25-scorer_test.ts` checks it against a
  * plain BM25 on random Zipf corpora with removals and filters).
  *
  * Bounds use the largest count and the smallest length-to-count ratio a
