@@ -38,6 +38,16 @@ export class Runtime {
   readonly #inflight = new Map<string, Promise<unknown>>();
   #lastEnv: Record<string, unknown> | undefined;
   #lastConfig: Config | undefined;
+  #lastDeps:
+    | {
+      config: Config;
+      llm: Deps["llm"];
+      index: Deps["index"];
+      store: Deps["cache"]["store"];
+      jobs: Deps["jobs"];
+      deps: Deps;
+    }
+    | undefined;
   #lastModels:
     | { config: Config; env: Record<string, unknown>; clients: ModelClients }
     | undefined;
@@ -98,6 +108,32 @@ export class Runtime {
     const store = config.redis
       ? new UpstashRedisCache(config.redis)
       : state?.cache ?? (this.#memoryCache ??= new MemoryCache());
+    const jobs = this.#jobs?.(env) ?? (this.#memoryJobs ??= new MemoryJobBackend());
+    // Built of the same parts as last time (the same config, clients, index, cache store and
+    // jobs: the environment unchanged, nothing per request among them): the same deps object.
+    const last = this.#lastDeps;
+    if (
+      last && last.config === config && last.llm === llm && last.index === index &&
+      last.store === store && last.jobs === jobs
+    ) return last.deps;
+    const deps = this.#buildDeps(
+      config,
+      { llm, judge, embedder, workersAiBinding },
+      index,
+      store,
+      jobs,
+    );
+    this.#lastDeps = { config, llm, index, store, jobs, deps };
+    return deps;
+  }
+
+  #buildDeps(
+    config: Config,
+    { llm, judge, embedder, workersAiBinding }: ModelClients,
+    index: Deps["index"],
+    store: Deps["cache"]["store"],
+    jobs: Deps["jobs"],
+  ): Deps {
     const offline = config.llm.provider === "offline";
     return {
       config,
@@ -106,7 +142,7 @@ export class Runtime {
       embedder,
       index,
       cache: new ResilientCache(store, { inflight: this.#inflight }),
-      jobs: this.#jobs?.(env) ?? (this.#memoryJobs ??= new MemoryJobBackend()),
+      jobs,
       providers: {
         llm: offline
           ? "offline"
@@ -124,8 +160,9 @@ export class Runtime {
    * The model clients, built again only when the config or the env object
    * changes: building the openai client cost about a third of a millisecond
    * per request. They hold nothing but their settings and a fetch, so one
-   * request may use another's; the rest of `deps` is built per request (on
-   * Workers a Postgres socket must not outlive its request).
+   * request may use another's. The deps object itself is reused while all its
+   * parts are the same objects as last time; one made per request (on Workers
+   * a Postgres socket must not outlive its request) makes new deps.
    */
   #models(config: Config, env: Record<string, unknown>): ModelClients {
     const last = this.#lastModels;

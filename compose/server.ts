@@ -10,6 +10,7 @@ import { clientWentAway } from "../shared/http/client-gone.ts";
 import { errorReply, errorShapeOf, unknownPathShape } from "../shared/http/error-shapes.ts";
 import { CACHE_SCOPE_HEADER, cacheScopeOf, cacheScopePrefix } from "../shared/cache/scope.ts";
 import type { Runtime } from "./runtime.ts";
+import type { Deps } from "../shared/deps.ts";
 import type { StepName } from "../shared/steps/names.ts";
 import type { FetchHandler } from "../shared/steps/transport.ts";
 import { requireApiKey } from "../shared/http/auth.ts";
@@ -107,12 +108,13 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   app.use("*", hopByHopHeaders);
   app.use("*", securityHeaders);
   app.use("*", crossOrigin((c) => runtime.config(c.env ?? {}).corsOrigins));
-  app.use("*", async (c, next) => {
-    const env = c.env ?? {};
-    const config = runtime.config(env);
-    const cacheScope = cacheScopeOf(c.req.header(CACHE_SCOPE_HEADER));
-    const built = runtime.deps(config, env);
-    // Only calls that touch the index wait on the demo corpus (and a failed load fails none).
+  // The deps a request sees, with the demo corpus's wrapper: the same object while runtime.deps
+  // answers with the same one (an unchanged environment), so the wrapper is made once, not per
+  // request (a fresh one per request when deps are built per request: Workers with Postgres).
+  let lastBuilt: Deps | undefined;
+  let lastShared: Deps | undefined;
+  const sharedDeps = (built: Deps): Deps => {
+    if (built === lastBuilt && lastShared) return lastShared;
     const shared = options.demoCorpus
       ? {
         ...built,
@@ -123,6 +125,16 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
         ),
       }
       : built;
+    lastBuilt = built;
+    lastShared = shared;
+    return shared;
+  };
+  app.use("*", async (c, next) => {
+    const env = c.env ?? {};
+    const config = runtime.config(env);
+    const cacheScope = cacheScopeOf(c.req.header(CACHE_SCOPE_HEADER));
+    // Only calls that touch the index wait on the demo corpus (and a failed load fails none).
+    const shared = sharedDeps(runtime.deps(config, env));
     const deps = cacheScope
       ? { ...shared, cache: shared.cache.withKeyPrefix(cacheScopePrefix(cacheScope)) }
       : shared;
@@ -131,23 +143,24 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     // Marked so the rate limit counts only the outer request, never its steps.
     const local: FetchHandler = async (request) =>
       await app.fetch(markInProcess(request), env, executionCtxOf(c));
+    const localSteps: Partial<Record<StepName, FetchHandler>> = {};
+    for (const name of options.serves) localSteps[name] = local;
     c.set("config", config);
     c.set("deps", deps);
     c.set("steps", {
       env,
       config,
-      local: Object.fromEntries(options.serves.map((name) => [name, local])),
+      local: localSteps,
       headers: { authorization: c.req.header("authorization"), requestId, cacheScope },
       signal: c.req.raw.signal,
     });
-    // Written before the route (hono adds it to the route's reply), and again after it on a
-    // reply the route built itself (a lazy mount's, a passed-through fetch), which has none.
-    c.header("x-request-id", requestId);
     await next();
-    if (c.res.headers.get("x-request-id") === requestId) return;
+    // Written on the finished reply (every route's, error replies included): written before
+    // the route, it made hono keep a placeholder set of headers per request.
     try {
       c.res.headers.set("x-request-id", requestId);
     } catch {
+      if (c.res.headers.get("x-request-id") === requestId) return;
       // A response passed through from fetch() has immutable headers: copy it first.
       c.res = new Response(c.res.body, c.res);
       c.res.headers.set("x-request-id", requestId);

@@ -43,6 +43,17 @@ export type Bm25Corpus = {
   slotCount: number;
 };
 
+/** One query's per-term working arrays (indexes past the query's term count are ignored). */
+function scratchFor(terms: number) {
+  return {
+    below: new Float64Array(terms + 1),
+    cursors: new Uint32Array(terms),
+    heads: new Uint32Array(terms),
+    bounds: new Float64Array(terms),
+    matches: new Uint32Array(terms),
+  };
+}
+
 type QueryTerm = {
   slots: Uint32Array;
   counts: Uint16Array;
@@ -82,6 +93,11 @@ export class Bm25Scorer {
   readonly #removals: number[] = [];
   /** Queries where some term's posting was sought into rather than walked (for tests and benches). */
   pruned = 0;
+  /** The last query's top k, empty again after it: the next query with the same k reuses it. */
+  #top: SlotTopK | undefined;
+  #topBefore: ((a: number, b: number) => boolean) | undefined;
+  /** Per-term scratch arrays, reused by every query (queries never overlap), grown as needed. */
+  #scratch = scratchFor(8);
 
   /** Notes a removed slot, so document frequencies can drop it lazily. */
   removed(slot: number): void {
@@ -100,7 +116,12 @@ export class Bm25Scorer {
     before: (a: number, b: number) => boolean,
   ): { slots: Int32Array; scores: Float64Array } {
     const terms = this.#queryTerms(postings, corpus);
-    const top = new SlotTopK(limit, before);
+    let top = this.#top;
+    if (!top || top.limit !== limit || top.size !== 0 || this.#topBefore !== before) {
+      top = new SlotTopK(limit, before);
+      this.#top = top;
+      this.#topBefore = before;
+    }
     if (terms.length === 0 || limit <= 0) return top.sorted();
     const { alive, lengths } = corpus;
     const average = corpus.totalLength / corpus.live || 1;
@@ -108,15 +129,18 @@ export class Bm25Scorer {
     const lengthBase = K1 * (1 - B);
     const lengthScale = K1 * B / average;
     const count = terms.length;
+    if (this.#scratch.cursors.length < count) this.#scratch = scratchFor(count);
+    const { below, cursors, heads, bounds, matches } = this.#scratch;
     // below[t]: the most terms 0 .. t - 1 (the lowest bounds) can add to any score.
-    const below = new Float64Array(count + 1);
+    below[0] = 0;
     for (let t = 0; t < count; t++) below[t + 1] = below[t]! + terms[t]!.bound;
-    const cursors = new Uint32Array(count);
     // heads[t]: the slot at term t's cursor (END past its last), read without a second lookup.
-    const heads = new Uint32Array(count);
-    const bounds = Float64Array.from(terms, (term) => term.bound);
-    const matches = new Uint32Array(count);
-    for (let t = 0; t < count; t++) heads[t] = terms[t]!.length > 0 ? terms[t]!.slots[0]! : END;
+    for (let t = 0; t < count; t++) {
+      const term = terms[t]!;
+      cursors[t] = 0;
+      bounds[t] = term.bound;
+      heads[t] = term.length > 0 ? term.slots[0]! : END;
+    }
     // Terms essential .. count - 1 are walked; terms below `essential` are only sought into.
     let essential = 0;
     let reach = -Infinity;

@@ -29,23 +29,39 @@ export function isLazyMount(mount: Mount | LazyMount): mount is LazyMount {
 /**
  * The outer request's execution context, read when used: on Deno there is
  * none and hono's getter throws, and an Error per request was 8% of a sparse
- * search. Used on Deno, it throws then, as the outer context's would.
+ * search. Used on Deno, it throws then, as the outer context's would. One
+ * small object per request, its methods on the prototype.
  */
+class OuterExecutionContext {
+  readonly #c: Context;
+
+  constructor(c: Context) {
+    this.#c = c;
+  }
+
+  waitUntil(promise: Promise<unknown>): void {
+    this.#c.executionCtx.waitUntil(promise);
+  }
+
+  passThroughOnException(): void {
+    this.#c.executionCtx.passThroughOnException();
+  }
+
+  get props(): unknown {
+    return this.#c.executionCtx.props;
+  }
+}
+
 function executionCtxOf(c: Context): Context["executionCtx"] {
-  return {
-    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-    passThroughOnException: () => c.executionCtx.passThroughOnException(),
-    get props() {
-      return c.executionCtx.props;
-    },
-  };
+  return new OuterExecutionContext(c) as Context["executionCtx"];
 }
 
 /** Every variable the outer request has (config, deps, steps, tenant, rate limit). */
 function copyVariables(from: Context<AppEnv>, to: Context<AppEnv>): void {
-  const copy = <K extends keyof AppEnv["Variables"]>(key: K) =>
-    to.set(key, from.get(key) as AppEnv["Variables"][K]);
-  for (const key of Object.keys(from.var) as (keyof AppEnv["Variables"])[]) copy(key);
+  const variables = from.var as Record<string, unknown>; // one object per call: read it once
+  for (const key in variables) {
+    to.set(key as keyof AppEnv["Variables"], variables[key] as never);
+  }
 }
 
 /**

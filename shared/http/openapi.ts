@@ -171,5 +171,21 @@ export function describe(route: RouteDoc): MiddlewareHandler {
     enumerable: true,
     get: () => parametersOf(route),
   });
-  return describeRoute(spec as Parameters<typeof describeRoute>[0]);
+  return passingThrough(describeRoute(spec as Parameters<typeof describeRoute>[0]));
+}
+
+/**
+ * hono-openapi's route description as a middleware that hands the request
+ * straight on, not through an `async` function of its own (a promise per
+ * request on every described route): the same properties, so the document
+ * finds the description where it looks for it.
+ */
+function passingThrough(described: MiddlewareHandler): MiddlewareHandler {
+  const middleware: MiddlewareHandler = (_c, next) => next();
+  Object.defineProperty(middleware, "name", { value: described.name, configurable: true });
+  for (const key of Reflect.ownKeys(described)) {
+    if (typeof key !== "symbol") continue;
+    Object.defineProperty(middleware, key, Object.getOwnPropertyDescriptor(described, key)!);
+  }
+  return middleware;
 }
