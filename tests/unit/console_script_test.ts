@@ -11,6 +11,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { bundleConsole, CLIENT_DIR, consoleModule, TARGET } from "../../scripts/build-console.ts";
 import { CONSOLE_SCRIPT } from "../../functions/orchestrator/console/script.gen.ts";
+// Plain string work, no DOM: the one client file a test can import.
+import { EventReader } from "../../functions/orchestrator/console/client/sse.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -35,4 +37,20 @@ Deno.test("the console's client type-checks with the DOM's types and without Den
     stderr: "piped",
   }).output();
   assert.equal(code, 0, new TextDecoder().decode(stderr));
+});
+
+Deno.test("the page reads /v1/query's events however the stream is cut, CRLF or LF", () => {
+  const reader = new EventReader();
+  const stream = 'event: retrieval-end\r\ndata: {"a":\r\ndata: 1}\r\n\r\n: a comment\n\n' +
+    'data: plain\n\nevent: done\ndata: {}\n\nevent: usage\ndata: {"total_ms"';
+  const events = [];
+  for (let at = 0; at < stream.length; at += 7) {
+    events.push(...reader.push(stream.slice(at, at + 7)));
+  }
+  assert.deepEqual(events, [
+    { name: "retrieval-end", data: '{"a":\n1}' },
+    { name: "message", data: "plain" },
+    { name: "done", data: "{}" },
+  ]);
+  assert.deepEqual(reader.push(": 3}\n\n"), [{ name: "usage", data: '{"total_ms": 3}' }]);
 });

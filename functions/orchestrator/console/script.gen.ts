@@ -484,7 +484,7 @@ export const CONSOLE_SCRIPT = `"use strict";
     return el("div", {}, [grid, note]);
   }
 
-  // functions/orchestrator/console/client/stream.ts
+  // functions/orchestrator/console/client/sse.ts
   var EventReader = class {
     #buffer = "";
     /** Takes the next piece of the stream; returns the events it completed. */
@@ -505,6 +505,8 @@ export const CONSOLE_SCRIPT = `"use strict";
       return events;
     }
   };
+
+  // functions/orchestrator/console/client/stream.ts
   function dispatch(on, name, data) {
     if (!Object.hasOwn(on, name)) return;
     on[name](JSON.parse(data));
