@@ -40,6 +40,7 @@ async function projectState(): Promise<string> {
       "BENCHMARKS.md",
       "lib/vector-index/kernel/dot-wasm.ts",
       "lib/vector-index/kernel/crc-wasm.ts",
+      "functions/orchestrator/console/script.gen.ts",
     ]
   ) stamps.push(`${file}@${(await Deno.stat(`${ROOT}/${file}`)).mtime?.getTime()}`);
   return [...entries.filter((name) => name !== ".git").sort(), ...stamps].join("\n");
