@@ -152,6 +152,8 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
       config,
       local: localSteps,
       headers: { authorization: c.req.header("authorization"), requestId, cacheScope },
+      // A data property, not a getter: an object literal with an accessor gets a hidden class
+      // of its own, which keeps the whole request alive past the next minor GC.
       signal: c.req.raw.signal,
     });
     await next();
@@ -190,7 +192,7 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
       },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get("deps");
       const index = withoutDemoCorpus(deps.index);
       const state = index instanceof LocalIndex ? index.status() : undefined;
       if (state?.status === "loading") {

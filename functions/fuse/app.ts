@@ -67,7 +67,10 @@ export function mountFuse(app: Hono<AppEnv>): void {
     }),
     async (c) => {
       const body = await readJson(c, searchSchema, { maxBytes: LIMITS.bodyBytes });
-      const { hits, degraded, tokensIn } = await search(c.var.deps, body, c.req.raw.signal);
+      // c.get, not c.var (an object of every variable per read); the signal only where a
+      // provider is called (reading it first makes Deno watch the connection for this request).
+      const signal = body.mode === "sparse" ? undefined : c.req.raw.signal;
+      const { hits, degraded, tokensIn } = await search(c.get("deps"), body, signal);
       return c.json({
         results: hits,
         ...(degraded ? { degraded: true as const, reason: degraded.reason } : {}),

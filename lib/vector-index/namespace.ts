@@ -563,7 +563,11 @@ export class NamespaceIndex {
 
   /** Ids for the final few slots only: nothing per candidate is made before this. */
   #scored(slots: Int32Array, scores: Float64Array): Scored[] {
-    return Array.from(slots, (slot, i) => ({ id: this.#keys.id(slot), score: scores[i]! }));
+    const scored: Scored[] = new Array(slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      scored[i] = { id: this.#keys.id(slots[i]!), score: scores[i]! };
+    }
+    return scored;
   }
 
   #accepts(slot: number, filter: MetadataFilter | undefined): boolean {

@@ -31,9 +31,15 @@ export function isLoopbackHost(host: string): boolean {
 export function guardLoopbackHost<Rest extends unknown[]>(
   handler: (request: Request, ...rest: Rest) => Response | Promise<Response>,
 ): (request: Request, ...rest: Rest) => Response | Promise<Response> {
+  // The last Host found to be a loopback name: every request of a local client names the same.
+  let loopback: string | undefined;
   return (request, ...rest) => {
     const host = request.headers.get("host") ?? new URL(request.url).host;
-    if (isLoopbackHost(host)) return handler(request, ...rest);
+    if (host === loopback) return handler(request, ...rest);
+    if (isLoopbackHost(host)) {
+      loopback = host;
+      return handler(request, ...rest);
+    }
     const { status, body } = toErrorBody(
       new ForbiddenError(
         "host: this server is bound to loopback and answers only to localhost, 127.0.0.1 or [::1]",

@@ -35,6 +35,9 @@ export function invalidUtf8Offset(bytes: Uint8Array): number | undefined {
   return undefined;
 }
 
+/** One for every body: a decode call without `stream` keeps no state between calls. */
+const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 /**
  * A request body's bytes as text, refusing what is not UTF-8 with a 400 that
  * names the field (for JSON) and the byte offset, rather than storing U+FFFD
@@ -46,7 +49,7 @@ export function invalidUtf8Offset(bytes: Uint8Array): number | undefined {
  */
 export function decodeUtf8Body(bytes: Uint8Array): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    return strictDecoder.decode(bytes);
   } catch {
     const offset = invalidUtf8Offset(bytes) ?? 0;
     const before = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(0, offset));

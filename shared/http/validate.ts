@@ -116,7 +116,8 @@ export async function readRawJson(c: Context, options: { maxBytes: number }): Pr
   requireJsonContentType(c.req.raw);
   const text = decodeUtf8Body(
     await readBodyBytes(c.req.raw, options.maxBytes, {
-      timeoutMs: c.var.config?.bodyReadTimeoutMs,
+      // c.get, not c.var: hono builds a new object of every variable for each c.var.
+      timeoutMs: (c.get("config") as { bodyReadTimeoutMs?: number } | undefined)?.bodyReadTimeoutMs,
     }),
   );
   try {
