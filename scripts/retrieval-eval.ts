@@ -1,7 +1,7 @@
 import type { createSiftApp } from "../app.ts";
 import { chunkDocuments, type DocumentInput } from "../shared/documents/ingest.ts";
 import { hitAtK, mean, reciprocalRankAtK } from "../shared/metrics/retrieval.ts";
-import { Bm25Index } from "../shared/search/bm25.ts";
+import { OkapiBm25 } from "../lib/vector-index/testing.ts";
 import { words } from "../shared/text/analyze.ts";
 import type { ChunkOptions } from "../shared/text/chunk.ts";
 import { documentFromRecord } from "./documents.ts";
@@ -42,7 +42,7 @@ export async function bm25Baseline(
   documents: readonly DocumentInput[],
   chunking: ChunkOptions,
 ): Promise<(query: string, k: number) => string[]> {
-  const index = new Bm25Index({ k1: 1.2, b: 0.75, analyzer: words });
+  const index = new OkapiBm25({ k1: 1.2, b: 0.75, analyzer: words });
   const docOf = new Map<string, string>();
   for (const document of await chunkDocuments(documents, chunking)) {
     for (const chunk of document.chunks) {

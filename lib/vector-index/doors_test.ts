@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import * as neutral from "./mod.ts";
 import * as deno from "./deno/mod.ts";
+import * as testing from "./testing.ts";
 
 Deno.test("mod.ts exports the runtime-neutral surface, and nothing else", () => {
   assert.deepEqual(Object.keys(neutral).sort(), [
@@ -45,4 +46,8 @@ Deno.test("deno/mod.ts adds the file log, openIndex and the worker pool to mod.t
     "openIndex",
     "serveInWorker",
   ]);
+});
+
+Deno.test("testing.ts exports the test doubles and references, and nothing else", () => {
+  assert.deepEqual(Object.keys(testing).sort(), ["OkapiBm25", "denseEmbedder", "memoryIndexLog"]);
 });

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { EmbeddedIndex, readBulkPiece } from "../../lib/vector-index/mod.ts";
 import { linesToPiece } from "../../scripts/bulk-lines.ts";
-import { memoryIndexLog } from "../helpers/memory_index_log.ts";
+import { memoryIndexLog } from "../../lib/vector-index/testing.ts";
 
 const NS = { namespace: "default" };
 /** Three chunks at the default 400-token windows (overlap 50). */

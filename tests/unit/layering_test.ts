@@ -16,9 +16,10 @@
  *   import no script: scripts sit on top and may import anything.
  * - The embedded index (`lib/vector-index/`) is a library of its own: it
  *   imports nothing outside its folder but npm packages (its tests, fixtures
- *   and benches included), and nothing outside it reaches past its two doors,
- *   the exports map of `lib/vector-index/deno.json` (`mod.ts`, `deno/mod.ts`):
- *   not the product, not tests, not scripts. Scripts may run its benches
+ *   and benches included), and nothing outside it reaches past its doors,
+ *   the exports map of `lib/vector-index/deno.json` (`mod.ts`, `deno/mod.ts`,
+ *   and `testing.ts`, whose test doubles only tests and scripts import): not
+ *   the product, not tests, not scripts. Scripts may run its benches
  *   (`lib/vector-index/bench/`), as `scripts/bench.ts` records them.
  * And no file imports itself through others: there is no import cycle
  * anywhere. Reads every import, static, dynamic or type-only.
@@ -44,8 +45,16 @@ export function isFunctionEntry(file: string): boolean {
 
 /** The embedded index library: usable without the rest of sift. */
 export const INDEX_LIBRARY = "lib/vector-index/";
-/** Its public entries: runtime-neutral, and Deno's (the file log, `openIndex`). */
-export const INDEX_LIBRARY_DOORS = ["lib/vector-index/mod.ts", "lib/vector-index/deno/mod.ts"];
+/**
+ * Its public entries: runtime-neutral, Deno's (the file log, `openIndex`), and
+ * the test doubles (for tests and scripts only, never the product).
+ */
+export const INDEX_LIBRARY_DOORS = [
+  "lib/vector-index/mod.ts",
+  "lib/vector-index/deno/mod.ts",
+  "lib/vector-index/testing.ts",
+];
+const INDEX_LIBRARY_TESTING = "lib/vector-index/testing.ts";
 /** Its benches: entry points of their own, which sift's scripts may run and record. */
 export const INDEX_LIBRARY_BENCHES = "lib/vector-index/bench/";
 
@@ -61,6 +70,9 @@ export function layeringViolation(file: string, target: string): string | undefi
   ) {
     return `${file} imports ${target}: sift (its tests and scripts too) uses ${INDEX_LIBRARY} ` +
       `through ${INDEX_LIBRARY_DOORS.join(" or ")} only (scripts may run ${INDEX_LIBRARY_BENCHES})`;
+  }
+  if (target === INDEX_LIBRARY_TESTING && !/^(tests|scripts|lib)\//.test(file)) {
+    return `${file} imports ${target}: the library's test doubles are for tests and scripts`;
   }
   const fileFunction = /^functions\/([^/]+)\//.exec(file)?.[1];
   const targetFunction = /^functions\/([^/]+)\//.exec(target)?.[1];
@@ -184,10 +196,15 @@ Deno.test("layering: nothing outside lib/vector-index/ reaches past its doors, t
   for (const file of ["tests/unit/local_index_test.ts", "scripts/bench-restart.ts"]) {
     assert.match(
       layeringViolation(file, "lib/vector-index/record.ts") ?? "",
-      /through lib\/vector-index\/mod\.ts or lib\/vector-index\/deno\/mod\.ts only/,
+      /through lib\/vector-index\/mod\.ts or lib\/vector-index\/deno\/mod\.ts or .* only/,
     );
   }
   assert.equal(layeringViolation("tests/helpers/x.ts", "lib/vector-index/deno/mod.ts"), undefined);
+  assert.equal(layeringViolation("tests/unit/x_test.ts", "lib/vector-index/testing.ts"), undefined);
+  assert.match(
+    layeringViolation("adapters/vector-index/local.ts", "lib/vector-index/testing.ts") ?? "",
+    /test doubles are for tests and scripts/,
+  );
   assert.equal(
     layeringViolation("scripts/bench.ts", "lib/vector-index/bench/kernel.ts"),
     undefined,

@@ -7,7 +7,7 @@ import {
   IndexDamagedError as DamagedFile,
   type IndexLog,
 } from "../../lib/vector-index/mod.ts";
-import { memoryIndexLog } from "../helpers/memory_index_log.ts";
+import { memoryIndexLog } from "../../lib/vector-index/testing.ts";
 import { mulberry32 } from "../../shared/random.ts";
 
 const NS = { namespace: "default" };

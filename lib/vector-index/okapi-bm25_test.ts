@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { Bm25Index } from "../../shared/search/bm25.ts";
+import { OkapiBm25 } from "./testing.ts";
 
 const byWhitespace = (text: string) => text.split(/\s+/).filter(Boolean);
 
 /** d1 = 3 terms, d2 = 2, d3 = 4: N = 3, average length 3. */
 function tinyIndex(options: { k1?: number; b?: number } = {}) {
-  const index = new Bm25Index({ ...options, analyzer: byWhitespace });
+  const index = new OkapiBm25({ ...options, analyzer: byWhitespace });
   index.add("d1", "apple banana apple");
   index.add("d2", "banana cherry");
   index.add("d3", "cherry durian elderberry fig");
@@ -19,7 +19,7 @@ function near(actual: number, expected: number, tolerance: number, label = "") {
   );
 }
 
-Deno.test("Bm25Index.search() gives the hand-computed Okapi score (k1=1.2, b=0.75)", () => {
+Deno.test("OkapiBm25.search() gives the hand-computed Okapi score (k1=1.2, b=0.75)", () => {
   const index = tinyIndex();
   // apple: df 1, idf = ln(1 + 2.5/1.5); cherry: df 2, idf = ln(1 + 1.5/2.5).
   const idfApple = Math.log(1 + 2.5 / 1.5);
@@ -37,7 +37,7 @@ Deno.test("Bm25Index.search() gives the hand-computed Okapi score (k1=1.2, b=0.7
   near(expected.d1, 1.3486402228911236, 1e-9, "d1 by hand");
 });
 
-Deno.test("Bm25Index honours custom k1 and b", () => {
+Deno.test("OkapiBm25 honours custom k1 and b", () => {
   const index = tinyIndex({ k1: 2, b: 0 });
   const idfCherry = Math.log(1 + 1.5 / 2.5);
   // b = 0: no length normalization, so d2 and d3 (tf 1 each) score the same.
@@ -47,26 +47,26 @@ Deno.test("Bm25Index honours custom k1 and b", () => {
   assert.deepEqual([first!.id, second!.id], ["d2", "d3"], "ties break by id");
 });
 
-Deno.test("Bm25Index.search() sums the query's terms once each", () => {
+Deno.test("OkapiBm25.search() sums the query's terms once each", () => {
   const index = tinyIndex();
   assert.deepEqual(index.search("cherry cherry", 10), index.search("cherry", 10));
 });
 
-Deno.test("Bm25Index.search() returns only documents that share a term, best first, limited", () => {
+Deno.test("OkapiBm25.search() returns only documents that share a term, best first, limited", () => {
   const index = tinyIndex();
   // banana: tf 1 in both; the shorter d2 wins by length normalization.
   assert.deepEqual(index.search("banana", 10).map((hit) => hit.id), ["d2", "d1"]);
   assert.deepEqual(index.search("banana", 1).map((hit) => hit.id), ["d2"]);
   assert.deepEqual(index.search("kiwi", 10), []);
-  assert.deepEqual(new Bm25Index().search("anything", 10), []);
+  assert.deepEqual(new OkapiBm25().search("anything", 10), []);
 });
 
-Deno.test("Bm25Index.search() skips documents the accept callback refuses", () => {
+Deno.test("OkapiBm25.search() skips documents the accept callback refuses", () => {
   const index = tinyIndex();
   assert.deepEqual(index.search("banana", 10, (id) => id !== "d1").map((hit) => hit.id), ["d2"]);
 });
 
-Deno.test("Bm25Index.remove() forgets a document and updates N and the average length", () => {
+Deno.test("OkapiBm25.remove() forgets a document and updates N and the average length", () => {
   const index = tinyIndex();
   assert.equal(index.remove("d1"), true);
   assert.equal(index.remove("d1"), false);
@@ -78,7 +78,7 @@ Deno.test("Bm25Index.remove() forgets a document and updates N and the average l
   near(d2!.score, idf * 2.2 / (1 + 1.2 * (0.25 + 0.75 * 2 / 3)), 1e-9);
 });
 
-Deno.test("Bm25Index.add() with a known id replaces the document", () => {
+Deno.test("OkapiBm25.add() with a known id replaces the document", () => {
   const index = tinyIndex();
   index.add("d1", "kiwi");
   assert.equal(index.size, 3);
@@ -86,8 +86,8 @@ Deno.test("Bm25Index.add() with a known id replaces the document", () => {
   assert.deepEqual(index.search("kiwi", 10).map((hit) => hit.id), ["d1"]);
 });
 
-Deno.test("Bm25Index uses analyze() by default, so inflections match", () => {
-  const index = new Bm25Index();
+Deno.test("OkapiBm25 uses analyze() by default, so inflections match", () => {
+  const index = new OkapiBm25();
   index.add("a", "The models were trained on rankings");
   index.add("b", "Cats sleep all day");
   assert.deepEqual(index.search("model training", 10).map((hit) => hit.id), ["a"]);
