@@ -96,6 +96,8 @@ export class Bm25Scorer {
   /** The last query's top k, empty again after it: the next query with the same k reuses it. */
   #top: SlotTopK | undefined;
   #topBefore: ((a: number, b: number) => boolean) | undefined;
+  #bestSlots = new Int32Array(0);
+  #bestScores = new Float64Array(0);
   /** Per-term scratch arrays, reused by every query (queries never overlap), grown as needed. */
   #scratch = scratchFor(8);
 
@@ -106,7 +108,8 @@ export class Bm25Scorer {
 
   /**
    * The `limit` best slots for a query of `postings` (one per distinct query
-   * term), best first; ties go to the slot `before` puts first.
+   * term), best first; ties go to the slot `before` puts first. The arrays
+   * are the scorer's own, overwritten by its next search.
    */
   search(
     postings: readonly TermPosting[],
@@ -122,7 +125,7 @@ export class Bm25Scorer {
       this.#top = top;
       this.#topBefore = before;
     }
-    if (terms.length === 0 || limit <= 0) return top.sorted();
+    if (terms.length === 0 || limit <= 0) return this.#best(top);
     const { alive, lengths } = corpus;
     const average = corpus.totalLength / corpus.live || 1;
     // norm(length) = k1 * (1 - b + b * length / avgdl) = lengthBase + lengthScale * length.
@@ -194,7 +197,24 @@ export class Bm25Scorer {
       while (essential < count && below[essential + 1]! < reach) essential++;
     }
     if (essential > 0) this.pruned++;
-    return top.sorted();
+    return this.#best(top);
+  }
+
+  /**
+   * The top k, best first, in arrays this scorer reuses (an array of 80 bytes
+   * or more is allocated outside the heap, at a cost per query): valid until
+   * the next search, which is what its one caller needs (ids are read at once).
+   */
+  #best(top: SlotTopK): { slots: Int32Array; scores: Float64Array } {
+    if (this.#bestSlots.length < top.size) {
+      this.#bestSlots = new Int32Array(top.size);
+      this.#bestScores = new Float64Array(top.size);
+    }
+    const count = top.drainInto(this.#bestSlots, this.#bestScores);
+    return {
+      slots: this.#bestSlots.subarray(0, count),
+      scores: this.#bestScores.subarray(0, count),
+    };
   }
 
   /** The query's terms with a live entry, their idf and score bound, lowest bound first. */

@@ -50,9 +50,18 @@ export class SlotTopK {
 
   /** The kept pairs, best first (fresh arrays); the heap is left empty for reuse. */
   sorted(): { slots: Int32Array; scores: Float64Array } {
+    const slots = new Int32Array(this.#size);
+    const scores = new Float64Array(this.#size);
+    this.drainInto(slots, scores);
+    return { slots, scores };
+  }
+
+  /**
+   * The kept pairs, best first, written to the start of `slots` and `scores`
+   * (each at least `size` long): their count. The heap is left empty for reuse.
+   */
+  drainInto(slots: Int32Array, scores: Float64Array): number {
     const count = this.#size;
-    const slots = new Int32Array(count);
-    const scores = new Float64Array(count);
     // Heap sort: the root is the worst, so popping fills the output from its end.
     for (let at = count - 1; at >= 0; at--) {
       slots[at] = this.#slots[0]!;
@@ -62,7 +71,7 @@ export class SlotTopK {
       this.#scores[0] = this.#scores[this.#size]!;
       this.#down(0);
     }
-    return { slots, scores };
+    return count;
   }
 
   /** Whether (slot, score) ranks above the pair at heap index `at`. */
