@@ -25,9 +25,13 @@ export function lazyIndex(
   ready: () => Promise<void>,
   afterWrite: (namespace: string, docIds: Set<string>) => Promise<void> = () => Promise.resolve(),
 ): VectorIndex {
+  // Once a load has succeeded, calls go straight to the index: `ready()` answers at once from
+  // then on (its promise is kept), and awaiting it cost each search a few promise hops.
+  let settled = false;
   const loaded = async () => {
     try {
       await ready();
+      settled = true;
     } catch (error) {
       console.warn(
         "demo corpus not loaded (will retry):",
@@ -57,7 +61,7 @@ export function lazyIndex(
         ...chunks.map((chunk) => chunk.metadata.doc_id),
       ]);
     },
-    query: async (query) => (await loaded(), await index.query(query)),
+    query: (query) => settled ? index.query(query) : loaded().then(() => index.query(query)),
     deleteDocument: async (docId, options) => (
       await loaded(), await index.deleteDocument(docId, options)
     ),
