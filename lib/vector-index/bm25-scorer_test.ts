@@ -13,23 +13,7 @@ import { mulberry32 } from "./random.ts";
 import { type MetadataFilter, searchableText } from "./types.ts";
 import { NamespaceIndex } from "./namespace.ts";
 import { prepareChunk, type PreparedChunk } from "./prepared.ts";
-
-/** Word ranks drawn with probability ∝ 1 / (rank + 1): a cumulative table and a binary search. */
-function zipf(random: () => number, words: number): () => number {
-  const cumulative = new Float64Array(words);
-  let sum = 0;
-  for (let rank = 0; rank < words; rank++) cumulative[rank] = sum += 1 / (rank + 1);
-  return () => {
-    const target = random() * sum;
-    let low = 0, high = words - 1;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (cumulative[middle]! < target) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
-}
+import { zipf } from "./fixtures/zipf.ts";
 
 const word = (rank: number) => `w${rank}`;
 

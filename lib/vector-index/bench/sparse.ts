@@ -17,6 +17,7 @@ import type { PreparedChunk } from "../prepared.ts";
 import type { NamespaceSnapshot } from "../snapshot.ts";
 import { type Scored, TopK } from "../top-k.ts";
 import { quantile } from "./quantile.ts";
+import { zipf } from "../fixtures/zipf.ts";
 
 export type SparseRow = {
   docs: number;
@@ -32,23 +33,6 @@ export type SparseRow = {
   /** Queries the pruning cut short. */
   pruned_queries: number;
 };
-
-/** Ranks drawn with probability ∝ 1 / (rank + 1). */
-function zipf(random: () => number, words: number): () => number {
-  const cumulative = new Float64Array(words);
-  let sum = 0;
-  for (let rank = 0; rank < words; rank++) cumulative[rank] = sum += 1 / (rank + 1);
-  return () => {
-    const target = random() * sum;
-    let low = 0, high = words - 1;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (cumulative[middle]! < target) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
-}
 
 /** Chunks sharing one dictionary of `w0 .. w{words-1}`, as a log record's chunks do. */
 function zipfChunks(docs: number, words: number, tokens: number, seed: number): PreparedChunk[] {
