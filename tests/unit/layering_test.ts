@@ -339,6 +339,7 @@ async function productLines(): Promise<Map<string, number>> {
       "compose",
       "providers",
       "prompts",
+      "cli",
       "lib",
       "workers",
     ]
