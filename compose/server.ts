@@ -1,4 +1,4 @@
-import { type Context, Hono } from "hono";
+import { type Context, type ErrorHandler, Hono, type MiddlewareHandler, type Next } from "hono";
 import type { AppEnv, Mount } from "../shared/http/app-env.ts";
 import { loadDemoCorpus, retireDemoCorpus } from "../shared/demo/loader.ts";
 import { lazyIndex, withoutDemoCorpus } from "../shared/demo/lazy-index.ts";
@@ -12,7 +12,7 @@ import { CACHE_SCOPE_HEADER, cacheScopeOf, cacheScopePrefix } from "../shared/ca
 import type { Runtime } from "./runtime.ts";
 import type { Deps } from "../shared/deps.ts";
 import type { StepName } from "../shared/steps/names.ts";
-import type { FetchHandler } from "../shared/steps/transport.ts";
+import type { FetchHandler, StepContext } from "../shared/steps/transport.ts";
 import { requireApiKey } from "../shared/http/auth.ts";
 import { describe, json } from "../shared/http/openapi.ts";
 import { type ExtendDocument, mountOpenApi } from "../shared/http/openapi-document.ts";
@@ -21,8 +21,13 @@ import { LocalIndex } from "../adapters/vector-index/local.ts";
 import { rateLimit } from "../shared/ratelimit/middleware.ts";
 import { limiterFor } from "./rate-limiter.ts";
 import { markInProcess } from "../shared/ratelimit/origin.ts";
-import { crossOrigin, securityHeaders } from "../shared/http/browser-safety.ts";
-import { hopByHopHeaders } from "../shared/http/hop-by-hop.ts";
+import {
+  crossOrigin,
+  securityHeaders,
+  writeNoOriginHeaders,
+  writeSecurityHeaders,
+} from "../shared/http/browser-safety.ts";
+import { dropHopByHop, hopByHopHeaders } from "../shared/http/hop-by-hop.ts";
 import { isLazyMount, type LazyMount, LazyRoutes } from "../shared/http/lazy-mount.ts";
 
 export type { AppEnv, LazyMount, Mount };
@@ -71,7 +76,7 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const health = new HealthProbe();
 
-  app.onError((error, c) => {
+  const onError: ErrorHandler<AppEnv> = (error, c) => {
     if (clientWentAway(error, c.req.raw)) {
       // No one reads this reply; 499 (nginx's "client closed request") keeps it out of the 5xx.
       console.warn(`${c.req.method} ${c.req.path}: the client went away while sending its body`);
@@ -85,7 +90,8 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     // A body that stalled is still owed bytes: this connection cannot carry another request.
     if (status === 408) c.header("Connection", "close");
     return c.json(body, status as 400);
-  });
+  };
+  app.onError(onError);
   // Known once every route is mounted (below): a known path asked with another method is a 405.
   const routes = new MountedRoutes(app);
   app.notFound(async (c) => {
@@ -104,10 +110,6 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     return c.json(body, status as 404);
   });
 
-  // Before config and deps: a foreign Origin or a preflight needs neither.
-  app.use("*", hopByHopHeaders);
-  app.use("*", securityHeaders);
-  app.use("*", crossOrigin((c) => runtime.config(c.env ?? {}).corsOrigins));
   // The deps a request sees, with the demo corpus's wrapper: the same object while runtime.deps
   // answers with the same one (an unchanged environment), so the wrapper is made once, not per
   // request (a fresh one per request when deps are built per request: Workers with Postgres).
@@ -129,7 +131,8 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     lastShared = shared;
     return shared;
   };
-  app.use("*", async (c, next) => {
+  /** The request's config, deps and step context; its id, written on the reply by `writeRequestId`. */
+  const prepare = (c: Context<AppEnv>): string => {
     const env = c.env ?? {};
     const config = runtime.config(env);
     const cacheScope = cacheScopeOf(c.req.header(CACHE_SCOPE_HEADER));
@@ -147,26 +150,52 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     for (const name of options.serves) localSteps[name] = local;
     c.set("config", config);
     c.set("deps", deps);
-    c.set("steps", {
-      env,
-      config,
-      local: localSteps,
-      headers: { authorization: c.req.header("authorization"), requestId, cacheScope },
-      // A data property, not a getter: an object literal with an accessor gets a hidden class
-      // of its own, which keeps the whole request alive past the next minor GC.
-      signal: c.req.raw.signal,
-    });
+    c.set(
+      "steps",
+      new RequestSteps(env, config, localSteps, {
+        authorization: c.req.header("authorization"),
+        requestId,
+        cacheScope,
+      }, c.req.raw),
+    );
+    return requestId;
+  };
+  const requestScope: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const requestId = prepare(c);
     await next();
-    // Written on the finished reply (every route's, error replies included): written before
-    // the route, it made hono keep a placeholder set of headers per request.
-    try {
-      c.res.headers.set("x-request-id", requestId);
-    } catch {
-      if (c.res.headers.get("x-request-id") === requestId) return;
-      // A response passed through from fetch() has immutable headers: copy it first.
-      c.res = new Response(c.res.body, c.res);
-      c.res.headers.set("x-request-id", requestId);
+    writeRequestId(c, requestId);
+  };
+  const crossOriginScope = crossOrigin((c) => runtime.config(c.env ?? {}).corsOrigins);
+  // In this order, outermost first: hop-by-hop headers dropped, nosniff and no-store written,
+  // CORS (a foreign Origin or a preflight needs neither config nor deps), then the request's
+  // scope. One middleware: each level of hono's compose was a promise and a closure per request.
+  app.use("*", async (c, next) => {
+    if (c.req.method === "OPTIONS" || c.req.header("origin") !== undefined) {
+      // A browser's request: each step a level of its own, as hono would run them.
+      return await composed(c, onError, [
+        hopByHopHeaders,
+        securityHeaders,
+        crossOriginScope as MiddlewareHandler<AppEnv>,
+        requestScope,
+      ], next);
     }
+    // No Origin (a client outside a browser): what crossOrigin does then, inline.
+    let requestId: string | undefined;
+    try {
+      requestId = prepare(c);
+    } catch (error) {
+      // As hono's compose answers a middleware's error: the error reply, then the steps outside.
+      if (!(error instanceof Error)) throw error;
+      c.error = error;
+      c.res = await onError(error, c);
+    }
+    if (requestId !== undefined) {
+      await next();
+      writeRequestId(c, requestId);
+    }
+    writeNoOriginHeaders(c);
+    writeSecurityHeaders(c);
+    dropHopByHop(c);
   });
 
   app.get(
@@ -219,6 +248,83 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
   mountOpenApi(app, options.extendOpenApi, () => routes.all());
   mountedRoutes.set(app, routes);
   return app;
+}
+
+/**
+ * A request's step context. `signal` is the request's, read when a step
+ * asks for it: reading it makes Deno watch the connection for this request,
+ * which most routes never need. A getter of the class, not of an object
+ * literal (one of those gets a hidden class of its own, which kept every
+ * request alive past the next minor GC). A copy made by spreading has no
+ * `signal`: every copy sets its own (`{ ...steps, signal }`).
+ */
+class RequestSteps implements StepContext {
+  readonly env: StepContext["env"];
+  readonly config: StepContext["config"];
+  readonly local: StepContext["local"];
+  readonly headers: StepContext["headers"];
+  readonly #request: Request;
+
+  constructor(
+    env: StepContext["env"],
+    config: StepContext["config"],
+    local: StepContext["local"],
+    headers: StepContext["headers"],
+    request: Request,
+  ) {
+    this.env = env;
+    this.config = config;
+    this.local = local;
+    this.headers = headers;
+    this.#request = request;
+  }
+
+  get signal(): AbortSignal {
+    return this.#request.signal;
+  }
+}
+
+/**
+ * Written on the finished reply (every route's, error replies included): written before the
+ * route, it made hono keep a placeholder set of headers per request.
+ */
+function writeRequestId(c: Context, requestId: string): void {
+  try {
+    c.res.headers.set("x-request-id", requestId);
+  } catch {
+    if (c.res.headers.get("x-request-id") === requestId) return;
+    // A response passed through from fetch() has immutable headers: copy it first.
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set("x-request-id", requestId);
+  }
+}
+
+/**
+ * `middleware` run in turn as hono's compose runs an app's middleware: an
+ * error one throws answered there by `onError`, and a reply one returns kept.
+ */
+async function composed(
+  c: Context<AppEnv>,
+  onError: ErrorHandler<AppEnv>,
+  middleware: MiddlewareHandler<AppEnv>[],
+  next: Next,
+): Promise<void> {
+  const run = async (i: number): Promise<void> => {
+    const handler = middleware[i];
+    if (!handler) return await next();
+    let res: Response | void;
+    let isError = false;
+    try {
+      res = await handler(c, () => run(i + 1));
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      c.error = error;
+      res = await onError(error, c);
+      isError = true;
+    }
+    if (res && (c.finalized === false || isError)) c.res = res;
+  };
+  await run(0);
 }
 
 const mountedRoutes = new WeakMap<Hono<AppEnv>, MountedRoutes>();

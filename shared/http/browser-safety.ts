@@ -11,6 +11,11 @@ import { isJsonMediaType } from "./content-type.ts";
  */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
+  writeSecurityHeaders(c);
+};
+
+/** `securityHeaders`'s work on the finished reply (for a middleware that does several such steps). */
+export function writeSecurityHeaders(c: Context): void {
   const set = (headers: Headers) => {
     headers.set("x-content-type-options", "nosniff");
     if (isJsonMediaType(headers.get("content-type")) && !headers.has("cache-control")) {
@@ -24,7 +29,7 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
     c.res = new Response(c.res.body, c.res);
     set(c.res.headers);
   }
-};
+}
 
 /** Headers a browser script may read on a cross-origin reply. */
 const EXPOSED = [
@@ -72,6 +77,14 @@ const EXPOSED_LIST = EXPOSED.join(",");
  */
 async function noOrigin(c: Context, next: () => Promise<void>): Promise<void> {
   await next();
+  writeNoOriginHeaders(c);
+}
+
+/**
+ * What `crossOrigin` writes on the finished reply to a request with no
+ * `Origin` that is not a preflight (for a middleware that does several such steps).
+ */
+export function writeNoOriginHeaders(c: Context): void {
   const write = (headers: Headers) => {
     if (!headers.has("Access-Control-Expose-Headers")) {
       headers.set("Access-Control-Expose-Headers", EXPOSED_LIST);

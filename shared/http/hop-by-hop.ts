@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 
 /**
  * Leaves the connection to the server that owns it: drops the `connection`
@@ -11,6 +11,11 @@ import type { MiddlewareHandler } from "hono";
  */
 export const hopByHopHeaders: MiddlewareHandler = async (c, next) => {
   await next();
+  dropHopByHop(c);
+};
+
+/** `hopByHopHeaders`'s work on the finished reply (for a middleware that does several such steps). */
+export function dropHopByHop(c: Context): void {
   const connection = c.res.headers.get("connection");
   const keepAlive = c.res.headers.has("keep-alive");
   if (!keepAlive && (connection === null || connection.toLowerCase() === "close")) return;
@@ -25,4 +30,4 @@ export const hopByHopHeaders: MiddlewareHandler = async (c, next) => {
     c.res = new Response(c.res.body, c.res);
     strip(c.res.headers);
   }
-};
+}

@@ -56,11 +56,20 @@ function executionCtxOf(c: Context): Context["executionCtx"] {
   return new OuterExecutionContext(c) as Context["executionCtx"];
 }
 
-/** Every variable the outer request has (config, deps, steps, tenant, rate limit). */
+/** Every variable of `AppEnv` (a name left out here is a type error below). */
+const VARIABLES = ["config", "deps", "steps", "tenant", "rateLimit"] as const;
+type Unlisted = Exclude<keyof AppEnv["Variables"], typeof VARIABLES[number]>;
+const everyVariableListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyVariableListed;
+
+/**
+ * Every variable the outer request has (config, deps, steps, tenant, rate
+ * limit), each read with `get`: `c.var` builds an object of them all per read.
+ */
 function copyVariables(from: Context<AppEnv>, to: Context<AppEnv>): void {
-  const variables = from.var as Record<string, unknown>; // one object per call: read it once
-  for (const key in variables) {
-    to.set(key as keyof AppEnv["Variables"], variables[key] as never);
+  for (const key of VARIABLES) {
+    const value = from.get(key);
+    if (value !== undefined) to.set(key, value as never);
   }
 }
 

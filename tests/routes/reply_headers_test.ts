@@ -170,6 +170,20 @@ export const SAMPLES: Sample[] = [
     headers: JSON_HEADERS,
     body: SEARCH,
   },
+  { name: "500, a misconfigured environment", env: { PORT: "not-a-port" }, path: "/healthz" },
+  {
+    name: "500, a misconfigured environment, a listed origin",
+    env: { PORT: "not-a-port", CORS_ORIGINS: ORIGIN },
+    path: "/healthz",
+    headers: { origin: ORIGIN },
+  },
+  {
+    name: "search in a cache scope",
+    method: "POST",
+    path: "/v1/search",
+    headers: { ...JSON_HEADERS, "x-sift-cache-scope": "run-1" },
+    body: SEARCH,
+  },
   { name: "console page", path: "/" },
   // Last: the demo corpus stays in the index once loaded.
   {
@@ -183,7 +197,7 @@ export const SAMPLES: Sample[] = [
 ];
 
 /** The variables the samples set, removed around them (the runner's own are put back). */
-const VARIABLES = ["DEMO_CORPUS", "API_KEYS", "CORS_ORIGINS", "RATE_LIMIT_PER_MINUTE"];
+const VARIABLES = ["DEMO_CORPUS", "API_KEYS", "CORS_ORIGINS", "RATE_LIMIT_PER_MINUTE", "PORT"];
 
 function serve(failing: boolean) {
   const runtime = new Runtime(
@@ -666,6 +680,41 @@ const EXPECTED: Record<string, { status: number; headers: string[] }> = {
       "access-control-expose-headers: x-request-id,retry-after,ratelimit-limit,ratelimit-remaining,ratelimit-reset",
       "cache-control: no-store",
       "content-length: 194",
+      "content-type: application/json",
+      "date: <date>",
+      "vary: Origin",
+      "x-content-type-options: nosniff",
+      "x-request-id: <uuid>",
+    ],
+  },
+  "500, a misconfigured environment": {
+    "status": 500,
+    "headers": [
+      "access-control-expose-headers: x-request-id,retry-after,ratelimit-limit,ratelimit-remaining,ratelimit-reset",
+      "cache-control: no-store",
+      "content-length: 75",
+      "content-type: application/json",
+      "date: <date>",
+      "vary: Origin",
+      "x-content-type-options: nosniff",
+    ],
+  },
+  "500, a misconfigured environment, a listed origin": {
+    "status": 500,
+    "headers": [
+      "cache-control: no-store",
+      "content-length: 75",
+      "content-type: application/json",
+      "date: <date>",
+      "x-content-type-options: nosniff",
+    ],
+  },
+  "search in a cache scope": {
+    "status": 200,
+    "headers": [
+      "access-control-expose-headers: x-request-id,retry-after,ratelimit-limit,ratelimit-remaining,ratelimit-reset",
+      "cache-control: no-store",
+      "content-length: 53",
       "content-type: application/json",
       "date: <date>",
       "vary: Origin",
