@@ -3,13 +3,16 @@
  * on ARAGOG-like text at the sizes of #30: chunks of 250 consecutive words of
  * the ARAGOG papers (as `bench-index.ts` makes them), the first 40 ARAGOG
  * questions as queries; with `--dense`, 1,536-d clustered vectors
- * (`denseEmbedder`). BM25 beside the exhaustive BM25 it replaced, and dense
+ * (`denseEmbedder`); with `--hashed`, the offline model's hashed lexical
+ * vectors (held as postings per dimension) on chunks of 100 words, as
+ * `bench-restart.ts http` ingests them. BM25 beside the exhaustive BM25 it replaced, and dense
  * and hybrid times; sizes run in one process, so growth figures are ratios
  * from one run.
  *
- *   deno run -A scripts/bench-query.ts [--sizes 30000,300000] [--dense]
+ *   deno run -A scripts/bench-query.ts [--sizes 30000,300000] [--dense | --hashed]
  */
 import { denseEmbedder } from "./dense-embeddings.ts";
+import { hashedEmbedding } from "../shared/embeddings/hashed.ts";
 import { makeDocuments } from "./bench-index.ts";
 import { readDataset } from "./retrieval-eval.ts";
 import { benchQuery, type QueryRow } from "../lib/vector-index/bench/query.ts";
@@ -19,23 +22,32 @@ export type { QueryRow };
 /** The library's query bench over ARAGOG's papers and questions. */
 export async function benchQueryAragog(
   sizes: number[],
-  options: { dense?: boolean; datasetDir?: string } = {},
+  options: { dense?: boolean; hashed?: boolean; datasetDir?: string } = {},
 ): Promise<QueryRow[]> {
   const { documents, questions } = await readDataset(
     options.datasetDir ?? "../shared/datasets/aragog",
   );
   const words = documents.map((document) => document.text).join(" ").split(/\s+/);
+  const hashed = (text: string) => Float32Array.from(hashedEmbedding(text));
   return benchQuery(sizes, {
-    documents: (size) => makeDocuments(words, 11)(size),
+    documents: (size) =>
+      makeDocuments(words, 11)(size).map((document) =>
+        options.hashed
+          ? { ...document, text: document.text.split(" ").slice(0, 100).join(" ") }
+          : document
+      ),
     queries: questions.slice(0, 40).map((question) => question.question),
-    embed: options.dense ? denseEmbedder() : undefined,
+    embed: options.dense ? denseEmbedder() : options.hashed ? hashed : undefined,
   });
 }
 
 if (import.meta.main) {
   const at = Deno.args.indexOf("--sizes");
   const sizes = (at >= 0 ? Deno.args[at + 1]! : "30000,300000").split(",").map(Number);
-  const rows = await benchQueryAragog(sizes, { dense: Deno.args.includes("--dense") });
+  const rows = await benchQueryAragog(sizes, {
+    dense: Deno.args.includes("--dense"),
+    hashed: Deno.args.includes("--hashed"),
+  });
   const growth = rows.length > 1 && rows[0]!.hybrid_ms
     ? { hybrid_p50_growth: rows.at(-1)!.hybrid_ms!.p50 / rows[0]!.hybrid_ms!.p50 }
     : {};
