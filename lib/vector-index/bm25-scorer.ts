@@ -11,8 +11,15 @@ export const B = 0.75;
  */
 const SLACK = 1e-9;
 
-/** Past a posting's last entry: above every slot. */
-const END = 0xffffffff;
+/**
+ * Inside a search, a term's part of a score is a whole number of 2^-36ths
+ * (rounding moves it by at most 8e-12). Sums of whole numbers below 2^53
+ * are exact in any order (up to about 4,000 distinct query terms), so a
+ * chunk's score does not depend on the order its terms were added in, which
+ * the pruning changes with the window it falls in: two indexes holding the
+ * same chunks under other slot numbers rank ties alike.
+ */
+const GRID = 2 ** 36;
 
 /** A term's posting: slots ascending (slots are handed out in increasing order and renumbered in order). */
 type TermPosting = Postings<Uint16Array>;
@@ -48,35 +55,52 @@ function scratchFor(terms: number) {
   return {
     below: new Float64Array(terms + 1),
     cursors: new Uint32Array(terms),
-    heads: new Uint32Array(terms),
-    bounds: new Float64Array(terms),
-    matches: new Uint32Array(terms),
   };
+}
+
+/**
+ * Slots a window of the search covers: 4,096 (a window's sums, 32 KB, stay
+ * in the processor's first-level cache), fewer on a small namespace, so that
+ * it too has windows after which the pruning can set terms aside.
+ */
+function windowWidth(slotCount: number): number {
+  return Math.min(4096, Math.max(64, (Math.ceil(slotCount / 16) + 31) & ~31));
+}
+
+/** A window's sums (0 outside a search) and one bit per slot a walked term reached. */
+function windowScratch(width: number) {
+  return { sums: new Float64Array(width), marks: new Uint32Array(width >>> 5) };
 }
 
 type QueryTerm = {
   slots: Uint32Array;
   counts: Uint16Array;
   length: number;
-  idf: number;
+  /** idf * (k1 + 1), in units of the grid. */
+  weight: number;
+  /** The most the term adds to a score, in units of the grid. */
   bound: number;
 };
 
 /**
  * Okapi BM25 over a namespace's term postings at what the postings cost:
  * document frequencies kept per term (not recounted per query), a typed
- * top-k, ids only for the final k, and MaxScore (Turtle & Flood) document at
- * a time. Terms are ordered by the most each can add to a score (its bound);
- * once the k-th best score so far exceeds what the lowest-bound terms could
- * add together, those terms are "non-essential": no chunk found only in them
- * can enter the top k, so their postings are no longer walked. Candidates
- * come from the essential terms' postings, merged in slot order; each adds
- * the non-essential terms' counts by galloping search into their postings,
- * highest bound first, and stops as soon as its score plus what the rest
- * could add falls below the k-th best. On real questions (several common
- * words beside a few rare ones) the common words' postings, the bulk of the
- * entries, are then sought into rather than scanned. The top k is the
- * exhaustive one's (`bm25-scorer_test.ts` checks it against a
+ * top-k, ids only for the final k, and MaxScore (Turtle & Flood) over
+ * windows of slots, as Lucene's MaxScoreBulkScorer does. Terms are ordered
+ * by the most each can add to a score (its bound); once the k-th best score
+ * so far exceeds what the lowest-bound terms could add together, those terms
+ * are "non-essential": no chunk found only in them can enter the top k, so
+ * their postings are no longer walked. In each window of slots, the
+ * essential terms' postings are walked term by term into the window's sums
+ * (a tight loop, where merging them chunk by chunk cost a comparison per
+ * term per chunk: 1.4x slower on ARAGOG's questions over 100k chunks); then
+ * each chunk they reached, in slot order, adds the non-essential terms'
+ * counts by galloping search into their postings, highest bound first, and
+ * stops as soon as its score plus what the rest could add falls below the
+ * k-th best. The split is made again between windows. On real questions
+ * (several common words beside a few rare ones) the common words' postings,
+ * the bulk of the entries, are then sought into rather than scanned. The
+ * top k is the exhaustive one's (`bm25-scorer_test.ts` checks it against a
  * plain BM25 on random Zipf corpora with removals and filters).
  *
  * Bounds use the largest count and the smallest length-to-count ratio a
@@ -100,6 +124,8 @@ export class Bm25Scorer {
   #bestScores = new Float64Array(0);
   /** Per-term scratch arrays, reused by every query (queries never overlap), grown as needed. */
   #scratch = scratchFor(8);
+  #window = windowScratch(64);
+  #windowDirty = false;
 
   /** Notes a removed slot, so document frequencies can drop it lazily. */
   removed(slot: number): void {
@@ -133,69 +159,74 @@ export class Bm25Scorer {
     const lengthScale = K1 * B / average;
     const count = terms.length;
     if (this.#scratch.cursors.length < count) this.#scratch = scratchFor(count);
-    const { below, cursors, heads, bounds, matches } = this.#scratch;
+    const { below, cursors } = this.#scratch;
     // below[t]: the most terms 0 .. t - 1 (the lowest bounds) can add to any score.
     below[0] = 0;
     for (let t = 0; t < count; t++) below[t + 1] = below[t]! + terms[t]!.bound;
-    // heads[t]: the slot at term t's cursor (END past its last), read without a second lookup.
-    for (let t = 0; t < count; t++) {
-      const term = terms[t]!;
-      cursors[t] = 0;
-      bounds[t] = term.bound;
-      heads[t] = term.length > 0 ? term.slots[0]! : END;
-    }
+    cursors.fill(0, 0, count);
+    const slotCount = corpus.slotCount;
+    const width = windowWidth(slotCount);
+    if (this.#window.sums.length < width || this.#windowDirty) this.#window = windowScratch(width);
+    const { sums, marks } = this.#window;
+    // Each window leaves its sums and marks cleared, unless `accept` throws: then the next query starts afresh.
+    this.#windowDirty = true;
     // Terms essential .. count - 1 are walked; terms below `essential` are only sought into.
     let essential = 0;
     let reach = -Infinity;
-    for (;;) {
-      // The smallest head of the walked terms, the terms there, and what they could add at most.
-      let slot = END;
-      let matched = 0;
-      let bound = 0;
+    for (let start = 0; start < slotCount; start += width) {
+      const end = Math.min(start + width, slotCount);
+      // The walked terms' part of each score in the window, term by term, in the order
+      // the non-essential ones are added below (so a chunk's sum is the same in any window).
       for (let t = essential; t < count; t++) {
-        const head = heads[t]!;
-        if (head > slot) continue;
-        if (head < slot) {
-          slot = head;
-          matched = 0;
-          bound = 0;
+        const term = terms[t]!;
+        const { slots, counts, weight } = term;
+        let at = cursors[t]!;
+        for (; at < term.length; at++) {
+          const slot = slots[at]!;
+          if (slot >= end) break;
+          const frequency = counts[at]!;
+          const norm = lengthBase + lengthScale * lengths[slot]!;
+          const local = slot - start;
+          // Math.floor(0.5 + x), not Math.round(x): the same here, and 1.5x faster in V8.
+          sums[local] = sums[local]! + Math.floor(0.5 + weight * frequency / (frequency + norm));
+          marks[local >>> 5] = marks[local >>> 5]! | (1 << (local & 31));
         }
-        matches[matched++] = t;
-        bound += bounds[t]!;
-      }
-      if (slot === END) break;
-      // What the chunk could score at most, before any division: most candidates stop here.
-      const most = below[essential]! + bound;
-      const wanted = most >= reach && alive[slot] === 1;
-      const norm = lengthBase + lengthScale * lengths[slot]!;
-      let score = 0;
-      for (let m = 0; m < matched; m++) {
-        const t = matches[m]!;
-        const term = terms[t]!;
-        const at = cursors[t]!;
-        cursors[t] = at + 1;
-        heads[t] = at + 1 < term.length ? term.slots[at + 1]! : END;
-        if (!wanted) continue;
-        const frequency = term.counts[at]!;
-        score += term.idf * (frequency * (K1 + 1)) / (frequency + norm);
-      }
-      if (!wanted) continue;
-      let t = essential - 1;
-      for (; t >= 0; t--) {
-        if (score + below[t + 1]! < reach) break;
-        const term = terms[t]!;
-        const at = seek(term.slots, cursors[t]!, term.length, slot);
         cursors[t] = at;
-        if (at >= term.length || term.slots[at] !== slot) continue;
-        const frequency = term.counts[at]!;
-        score += term.idf * (frequency * (K1 + 1)) / (frequency + norm);
       }
-      if (t >= 0 || score < top.floor || (accept && !accept(slot))) continue;
-      top.offer(slot, score);
-      if (top.size < limit) continue;
-      reach = top.floor * (1 - SLACK);
+      const walked = essential;
+      // The chunks the walked terms reached, in slot order, by the set bits of `marks`.
+      const words = (end - start + 31) >>> 5;
+      for (let w = 0; w < words; w++) {
+        let bits = marks[w]!;
+        if (bits === 0) continue;
+        marks[w] = 0;
+        do {
+          const low = bits & -bits;
+          bits ^= low;
+          const local = (w << 5) | (31 - Math.clz32(low));
+          let score = sums[local]!;
+          sums[local] = 0;
+          const slot = start + local;
+          if (alive[slot] !== 1 || score + below[walked]! < reach) continue;
+          const norm = lengthBase + lengthScale * lengths[slot]!;
+          let t = walked - 1;
+          for (; t >= 0; t--) {
+            if (score + below[t + 1]! < reach) break;
+            const term = terms[t]!;
+            const at = seek(term.slots, cursors[t]!, term.length, slot);
+            cursors[t] = at;
+            if (at >= term.length || term.slots[at] !== slot) continue;
+            const frequency = term.counts[at]!;
+            score += Math.floor(0.5 + term.weight * frequency / (frequency + norm));
+          }
+          if (t >= 0 || score < top.floor || (accept && !accept(slot))) continue;
+          top.offer(slot, score);
+          if (top.size === limit) reach = top.floor * (1 - SLACK);
+        } while (bits !== 0);
+      }
       while (essential < count && below[essential + 1]! < reach) essential++;
     }
+    this.#windowDirty = false;
     if (essential > 0) this.pruned++;
     return this.#best(top);
   }
@@ -211,6 +242,7 @@ export class Bm25Scorer {
       this.#bestScores = new Float64Array(top.size);
     }
     const count = top.drainInto(this.#bestSlots, this.#bestScores);
+    for (let i = 0; i < count; i++) this.#bestScores[i] = this.#bestScores[i]! / GRID;
     return {
       slots: this.#bestSlots.subarray(0, count),
       scores: this.#bestScores.subarray(0, count),
@@ -229,10 +261,11 @@ export class Bm25Scorer {
       const idf = Math.log(1 + (corpus.live - frequency + 0.5) / (frequency + 0.5));
       const denominator = 1 +
         K1 * ((1 - B) / stats.maxCount + (B / average) * stats.minLengthPerCount);
-      // Slack upward: the bound must not fall under a real score by rounding.
-      const bound = idf * (K1 + 1) / denominator * (1 + SLACK);
+      // Slack upward: the bound must not fall under a real score by rounding (one grid unit
+      // for the rounding to the grid, which is more than the slack on a tiny score).
+      const bound = idf * (K1 + 1) * GRID / denominator * (1 + SLACK) + 1;
       const { slots, values, length } = posting;
-      terms.push({ slots, counts: values, length, idf, bound });
+      terms.push({ slots, counts: values, length, weight: idf * (K1 + 1) * GRID, bound });
     }
     return terms.sort((a, b) => a.bound - b.bound);
   }

@@ -172,3 +172,25 @@ for (const seed of [5, 6, 7]) {
     compare(NamespaceIndex.restore(index.snapshot()), live, queries, "windows restored");
   });
 }
+
+Deno.test("BM25 ranks as a plain BM25 does after a search whose filter threw half way", () => {
+  const random = mulberry32(12);
+  const rank = zipf(random, 300);
+  const chunks = Array.from({ length: 2000 }, (_, i) => randomChunk(rank, random, `c${i}`));
+  const index = NamespaceIndex.build(chunks);
+  let calls = 0;
+  // A filter is the caller's code: here it fails on its 30th chunk, mid-window.
+  const failing = {
+    get group() {
+      if (++calls === 30) throw new Error("filter failed");
+      return { in: [0, 1, 2, 3] };
+    },
+  } as unknown as MetadataFilter;
+  assert.throws(() => index.sparse("w0 w3 w7 w20", 50, failing));
+  compare(
+    index,
+    chunks,
+    [{ text: "w0 w3 w7 w20", limit: 50 }, { text: "w1 w40", limit: 10 }],
+    "after",
+  );
+});
