@@ -175,8 +175,8 @@ export class Bm25Scorer {
     let reach = -Infinity;
     for (let start = 0; start < slotCount; start += width) {
       const end = Math.min(start + width, slotCount);
-      // The walked terms' part of each score in the window, term by term, in the order
-      // the non-essential ones are added below (so a chunk's sum is the same in any window).
+      // The walked terms' parts of each score in the window, term by term (whole units of
+      // the grid: a chunk's sum is the same whichever terms were walked for its window).
       for (let t = essential; t < count; t++) {
         const term = terms[t]!;
         const { slots, counts, weight } = term;
