@@ -7,20 +7,9 @@ import { mulberry32 } from "./random.ts";
 import { CODES_FROM_ROWS } from "./dense-vectors.ts";
 import { readCheckpoint } from "./checkpoint.ts";
 import { NamespaceIndex } from "./namespace.ts";
+import { entryNames, withDirectory } from "./fixtures/temp-directory.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url).pathname;
-
-async function withDirectory(test: (directory: string) => Promise<void>) {
-  const directory = await Deno.makeTempDir({ prefix: "sift-ckpt2-" });
-  try {
-    await test(directory);
-  } finally {
-    await Deno.remove(directory, { recursive: true });
-  }
-}
-
-const names = (directory: string) =>
-  [...Deno.readDirSync(directory)].map((entry) => entry.name).sort();
 
 type Expected = {
   query: number[];
@@ -40,7 +29,7 @@ function answers(namespaces: Map<string, ReturnType<typeof NamespaceIndex.restor
 }
 
 Deno.test("a format-1 checkpoint (written by the code before format 2) loads, and its next checkpoint is format 2 with the same answers", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-ckpt2-", async (directory) => {
     const expected = JSON.parse(
       await Deno.readTextFile(`${FIXTURES}checkpoint-v1.json`),
     ) as Expected;
@@ -88,7 +77,7 @@ async function denseIndex(directory: string, count = CODES_FROM_ROWS + 100) {
 }
 
 Deno.test("format 2: rows, bit codes, texts and metadata come back; residuals and texts are read from the file on demand", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-ckpt2-", async (directory) => {
     const chunks = await denseIndex(directory);
     const query = chunks[42]!.vector;
     const log = new FileIndexLog(`${directory}/index.log`);
@@ -122,7 +111,10 @@ Deno.test("format 2: rows, bit codes, texts and metadata come back; residuals an
       namespace: "ns",
     });
     await index.flush();
-    assert.ok(names(directory).some((name) => name.endsWith(".kept")), names(directory).join());
+    assert.ok(
+      entryNames(directory).some((name) => name.endsWith(".kept")),
+      entryNames(directory).join(),
+    );
     const [again] = await index.query({
       namespace: "ns",
       mode: "dense",
@@ -134,7 +126,7 @@ Deno.test("format 2: rows, bit codes, texts and metadata come back; residuals an
     log.close();
     const next = new EmbeddedIndex({ log: new FileIndexLog(`${directory}/index.log`) });
     assert.equal(await next.count({ namespace: "ns" }), chunks.length + 1);
-    assert.deepEqual(names(directory), ["index.ckpt"], "the kept file goes at the next start");
+    assert.deepEqual(entryNames(directory), ["index.ckpt"], "the kept file goes at the next start");
     const [newest] = await next.query({
       namespace: "ns",
       mode: "dense",
@@ -165,7 +157,7 @@ async function flipByte(path: string, at: number) {
 }
 
 Deno.test("format 2: a flipped byte in a scanned section stops the load, naming the file and the section's byte", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-ckpt2-", async (directory) => {
     await denseIndex(directory);
     const path = `${directory}/index.ckpt`;
     const lengths = await sectionOf(path, "ns", "termSlots");
@@ -179,7 +171,7 @@ Deno.test("format 2: a flipped byte in a scanned section stops the load, naming 
   }));
 
 Deno.test("format 2: a flipped byte in the int8 rows, checked after the load, fails every call from then on and is never checkpointed", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-ckpt2-", async (directory) => {
     await denseIndex(directory);
     const path = `${directory}/index.ckpt`;
     const rows = await sectionOf(path, "ns", "rowCodes");
@@ -203,7 +195,7 @@ Deno.test("format 2: a flipped byte in the int8 rows, checked after the load, fa
 
 for (const [section, what] of [["residuals", "residual row"], ["texts", "text"]] as const) {
   Deno.test(`format 2: a flipped byte in a stored ${what} is reported when that ${what} is read, not served`, () =>
-    withDirectory(async (directory) => {
+    withDirectory("sift-ckpt2-", async (directory) => {
       const chunks = await denseIndex(directory);
       const path = `${directory}/index.ckpt`;
       const stored = await sectionOf(path, "ns", section);
@@ -238,7 +230,7 @@ for (const [section, what] of [["residuals", "residual row"], ["texts", "text"]]
 }
 
 Deno.test("readCheckpoint reads format 2 from bytes as well (tests read generations with it)", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-ckpt2-", async (directory) => {
     await denseIndex(directory, 50);
     const { generation, namespaces } = readCheckpoint(
       await Deno.readFile(`${directory}/index.ckpt`),

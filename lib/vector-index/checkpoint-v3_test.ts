@@ -7,6 +7,7 @@ import { mulberry32 } from "./random.ts";
 import { CODES_FROM_ROWS } from "./dense-vectors.ts";
 import { NamespaceIndex } from "./namespace.ts";
 import type { NamespaceSnapshot } from "./snapshot.ts";
+import { withDirectory } from "./fixtures/temp-directory.ts";
 
 /*
  * Directory format 3 (#30): ids, metadata and documents as columns with hash
@@ -16,15 +17,6 @@ import type { NamespaceSnapshot } from "./snapshot.ts";
  */
 
 const FIXTURES = new URL("./fixtures/", import.meta.url).pathname;
-
-async function withDirectory(test: (directory: string) => Promise<void>) {
-  const directory = await Deno.makeTempDir({ prefix: "sift-ckpt3-" });
-  try {
-    await test(directory);
-  } finally {
-    await Deno.remove(directory, { recursive: true });
-  }
-}
 
 type Hit = { id: string; score: number; text: string; metadata: Record<string, unknown> };
 type Expected = {
@@ -67,7 +59,7 @@ const directoryFormat = (bytes: Uint8Array) => {
 };
 
 Deno.test("a format-2 checkpoint (ids and metadata as JSON, written by the code before #30) loads, and its next checkpoint is format 3 with the same answers", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-ckpt3-", async (directory) => {
     const expected = JSON.parse(
       await Deno.readTextFile(`${FIXTURES}checkpoint-v2.json`),
     ) as Expected;
@@ -120,7 +112,7 @@ async function flipByte(path: string, at: number) {
 }
 
 Deno.test("format 3: ids, documents and metadata come back from their columns, and writes after the load find them", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-ckpt3-", async (directory) => {
     const chunks = await denseIndex(directory);
     const index = new EmbeddedIndex({ log: new FileIndexLog(`${directory}/index.log`) });
     assert.equal(await index.count({ namespace: "ns" }), chunks.length);
@@ -163,7 +155,7 @@ Deno.test("format 3: ids, documents and metadata come back from their columns, a
   }));
 
 Deno.test("format 3: a flipped byte in the id table stops the load, naming the file and the section", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-ckpt3-", async (directory) => {
     await denseIndex(directory);
     const path = `${directory}/index.ckpt`;
     const table = await sectionOf(path, "idTable");
@@ -177,7 +169,7 @@ Deno.test("format 3: a flipped byte in the id table stops the load, naming the f
   }));
 
 Deno.test("format 3: a flipped byte in a chunk's metadata is reported when it is read, never served, and never copied into a new checkpoint", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-ckpt3-", async (directory) => {
     const chunks = await denseIndex(directory);
     const path = `${directory}/index.ckpt`;
     const metadata = await sectionOf(path, "metadata");

@@ -18,6 +18,7 @@ import { prepareChunk } from "./prepared.ts";
 import { mulberry32 } from "./random.ts";
 import { bytesAccess } from "./stored-rows.ts";
 import type { IndexedChunk } from "./types.ts";
+import { withDirectory } from "./fixtures/temp-directory.ts";
 
 /*
  * A load may read the large sections a search can do without for a while
@@ -185,15 +186,6 @@ Deno.test("a damaged term read by position before its section is in is reported,
   assert.throws(() => lazy.deliver(), /termSlots fails its checksum/);
 });
 
-async function withDirectory(test: (directory: string) => Promise<void>) {
-  const directory = await Deno.makeTempDir({ prefix: "vector-index-deferred-" });
-  try {
-    await test(directory);
-  } finally {
-    await Deno.remove(directory, { recursive: true });
-  }
-}
-
 const open = (directory: string) =>
   new EmbeddedIndex({
     log: new FileIndexLog(`${directory}/index.log`, { deferFromBytes: 0 }),
@@ -201,7 +193,7 @@ const open = (directory: string) =>
   });
 
 Deno.test("through files: a write and a listing made as the index starts serving wait for the sections still being read, and a log to replay is applied over all of them", () =>
-  withDirectory(async (directory) => {
+  withDirectory("vector-index-deferred-", async (directory) => {
     const all = chunks(CODES_FROM_ROWS + 50, 9);
     const first = open(directory);
     await first.upsert(all, { namespace: "ns" });
@@ -273,7 +265,7 @@ Deno.test("bit codes streamed from the file while a load reads them in pick what
 });
 
 Deno.test("through files: damage in a section read after serving is found by its check, and from then on every call fails with it", () =>
-  withDirectory(async (directory) => {
+  withDirectory("vector-index-deferred-", async (directory) => {
     const first = open(directory);
     await first.upsert(chunks(CODES_FROM_ROWS + 50, 4), { namespace: "ns" });
     await first.flush();

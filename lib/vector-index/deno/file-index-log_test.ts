@@ -3,6 +3,7 @@ import { IndexDamagedError } from "../errors.ts";
 import { EmbeddedIndex } from "../index.ts";
 import { prepareChunk } from "../prepared.ts";
 import { FileIndexLog } from "./file-index-log.ts";
+import { entryNames, withDirectory } from "../fixtures/temp-directory.ts";
 
 const NS = { namespace: "default" };
 const chunk = (doc: string, text: string) => ({
@@ -12,29 +13,17 @@ const chunk = (doc: string, text: string) => ({
   metadata: { doc_id: doc, chunk_index: 0 },
 });
 
-async function withDirectory(test: (directory: string) => Promise<void>) {
-  const directory = await Deno.makeTempDir({ prefix: "sift-file-log-" });
-  try {
-    await test(directory);
-  } finally {
-    await Deno.remove(directory, { recursive: true });
-  }
-}
-
-const names = (directory: string) =>
-  [...Deno.readDirSync(directory)].map((entry) => entry.name).sort();
-
 Deno.test("FileIndexLog: records, a checkpoint and records after it come back in order", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-file-log-", async (directory) => {
     const log = new FileIndexLog(`${directory}/index.log`);
     const index = new EmbeddedIndex({ log, checkpointMinBytes: 1 << 30 });
     await index.upsert([chunk("a", "alpha"), chunk("b", "beta")], NS);
     await index.flush();
-    assert.deepEqual(names(directory), ["index.ckpt"]);
+    assert.deepEqual(entryNames(directory), ["index.ckpt"]);
     await index.replaceDocuments(["a"], [chunk("a", "alpha two")], NS);
     await index.deleteDocument("b", NS);
     log.close();
-    assert.deepEqual(names(directory), ["index.1.log", "index.ckpt"]);
+    assert.deepEqual(entryNames(directory), ["index.1.log", "index.ckpt"]);
 
     const reread = new EmbeddedIndex({ log: new FileIndexLog(`${directory}/index.log`) });
     assert.equal(await reread.count(NS), 1);
@@ -43,7 +32,7 @@ Deno.test("FileIndexLog: records, a checkpoint and records after it come back in
   }));
 
 Deno.test("FileIndexLog: a newer log is replayed even when the checkpoint that began it never landed", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-file-log-", async (directory) => {
     const first = new FileIndexLog(`${directory}/index.log`);
     await first.load();
     const record = (doc: string, text: string) => ({
@@ -68,11 +57,14 @@ Deno.test("FileIndexLog: a newer log is replayed even when the checkpoint that b
     const before = new EmbeddedIndex({ log: first0 });
     // index.log was emptied above: only log 1's record remains, and it must be read.
     assert.equal(await before.count(NS), 1);
-    assert.ok(!names(directory).some((name) => name.endsWith(".tmp")), "temporary file removed");
+    assert.ok(
+      !entryNames(directory).some((name) => name.endsWith(".tmp")),
+      "temporary file removed",
+    );
   }));
 
 Deno.test("FileIndexLog: logs older than the checkpoint are removed at load", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-file-log-", async (directory) => {
     const log = new FileIndexLog(`${directory}/index.log`);
     const index = new EmbeddedIndex({ log });
     await index.upsert([chunk("a", "alpha")], NS);
@@ -81,11 +73,11 @@ Deno.test("FileIndexLog: logs older than the checkpoint are removed at load", ()
     await Deno.writeTextFile(`${directory}/index.log`, "stale");
     const reread = new EmbeddedIndex({ log: new FileIndexLog(`${directory}/index.log`) });
     assert.equal(await reread.count(NS), 1);
-    assert.deepEqual(names(directory), ["index.ckpt"]);
+    assert.deepEqual(entryNames(directory), ["index.ckpt"]);
   }));
 
 Deno.test("FileIndexLog: a flipped byte in a checkpoint names the file and the frame's byte, and changes nothing", () =>
-  withDirectory(async (directory) => {
+  withDirectory("sift-file-log-", async (directory) => {
     const log = new FileIndexLog(`${directory}/index.log`);
     const index = new EmbeddedIndex({ log, checkpointMinBytes: 1 << 30 });
     await index.upsert([chunk("a", "alpha"), chunk("b", "beta"), chunk("c", "gamma")], NS);
@@ -103,7 +95,7 @@ Deno.test("FileIndexLog: a flipped byte in a checkpoint names the file and the f
     assert.ok(error.offset >= 0 && error.offset <= bytes.length >> 1, String(error.offset));
     assert.match(error.message, /is damaged at byte \d+ \(.+\); nothing was changed$/);
     assert.deepEqual(await Deno.readFile(path), bytes, "the checkpoint is left as it was");
-    assert.deepEqual(names(directory), ["index.ckpt"]);
+    assert.deepEqual(entryNames(directory), ["index.ckpt"]);
   }));
 
 /** What `run` wrote to stderr through `console.error`. */
@@ -126,7 +118,7 @@ for (
   ] as const
 ) {
   Deno.test(`FileIndexLog: ${how} the last record is cut, said with file, offset and count, until acknowledged`, () =>
-    withDirectory(async (directory) => {
+    withDirectory("sift-file-log-", async (directory) => {
       const path = `${directory}/index.log`;
       const log = new FileIndexLog(path);
       const index = new EmbeddedIndex({ log, checkpointMinBytes: 1 << 30 });
