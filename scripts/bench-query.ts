@@ -16,6 +16,27 @@ import { hashedEmbedding } from "../shared/embeddings/hashed.ts";
 import { makeDocuments } from "./bench-index.ts";
 import { readDataset } from "./retrieval-eval.ts";
 import { benchQuery, type QueryRow } from "../lib/vector-index/bench/query.ts";
+import { type Command, commandArgs, usageMistake } from "../cli/cli.ts";
+
+const COMMAND = {
+  usage: "deno run -A scripts/bench-query.ts [options]",
+  about:
+    `The embedded index's query path in-process on ARAGOG's papers and questions: BM25 beside the
+exhaustive BM25 it replaced, and dense and hybrid times given vectors; growth as ratios from one run.`,
+  flags: {
+    sizes: {
+      type: "string",
+      value: "N,N",
+      help: "chunks per size, in order",
+      default: "30000,300000",
+    },
+    dense: { type: "boolean", help: "1,536-d clustered vectors (the rows layout)" },
+    hashed: {
+      type: "boolean",
+      help: "the offline model's hashed vectors on 100-word chunks (the postings layout)",
+    },
+  },
+} satisfies Command;
 
 export type { QueryRow };
 
@@ -42,11 +63,18 @@ export async function benchQueryAragog(
 }
 
 if (import.meta.main) {
-  const at = Deno.args.indexOf("--sizes");
-  const sizes = (at >= 0 ? Deno.args[at + 1]! : "30000,300000").split(",").map(Number);
+  const { values, positionals } = commandArgs(COMMAND);
+  if (positionals.length) usageMistake(COMMAND, `unexpected argument ${positionals[0]}`);
+  if (values.dense && values.hashed) {
+    usageMistake(COMMAND, "--dense and --hashed exclude each other");
+  }
+  const sizes = String(values.sizes ?? "30000,300000").split(",").map(Number);
+  if (sizes.some((size) => !Number.isInteger(size) || size < 1)) {
+    usageMistake(COMMAND, "--sizes must be whole numbers above 0, separated by commas");
+  }
   const rows = await benchQueryAragog(sizes, {
-    dense: Deno.args.includes("--dense"),
-    hashed: Deno.args.includes("--hashed"),
+    dense: Boolean(values.dense),
+    hashed: Boolean(values.hashed),
   });
   const growth = rows.length > 1 && rows[0]!.hybrid_ms
     ? { hybrid_p50_growth: rows.at(-1)!.hybrid_ms!.p50 / rows[0]!.hybrid_ms!.p50 }
