@@ -25,3 +25,26 @@ Deno.test("Runtime.config() compares bindings by identity", () => {
   const first = runtime.config({ BINDING: {} });
   assert.notEqual(runtime.config({ BINDING: {} }), first);
 });
+
+Deno.test("Runtime keeps an env found equal, so its next requests compare it by identity", () => {
+  const runtime = new Runtime();
+  const first = { LLM_PROVIDER: "offline", RATE_LIMIT_PER_MINUTE: "10" };
+  const config = runtime.config(first);
+  runtime.deps(config, first);
+  let reads = 0;
+  const copy = new Proxy({ ...first }, {
+    ownKeys(target) {
+      reads++;
+      return Reflect.ownKeys(target);
+    },
+  });
+  assert.equal(runtime.config(copy), config); // compared key by key, once
+  runtime.deps(config, copy);
+  const afterFirst = reads;
+  assert.ok(afterFirst > 0);
+  for (let i = 0; i < 3; i++) {
+    assert.equal(runtime.config(copy), config);
+    runtime.deps(config, copy);
+  }
+  assert.equal(reads, afterFirst);
+});

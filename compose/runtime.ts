@@ -88,8 +88,9 @@ export class Runtime {
   config(env: Record<string, unknown>): Config {
     if (!this.#lastConfig || !this.#lastEnv || !sameContents(env, this.#lastEnv)) {
       this.#lastConfig = readConfig(env);
-      this.#lastEnv = env;
     }
+    // The same contents in a new object: kept, so the next request with it compares by identity.
+    this.#lastEnv = env;
     return this.#lastConfig;
   }
 
@@ -166,7 +167,10 @@ export class Runtime {
    */
   #models(config: Config, env: Record<string, unknown>): ModelClients {
     const last = this.#lastModels;
-    if (last && last.config === config && sameContents(env, last.env)) return last.clients;
+    if (last && last.config === config && sameContents(env, last.env)) {
+      if (env !== last.env) this.#lastModels = { ...last, env }; // by identity next time
+      return last.clients;
+    }
     const counted = this.#onModelCall && countingFetch(this.#onModelCall);
     const workersAiFetch = config.llm.provider === "workers-ai"
       ? this.#llmFetch?.(env, config)

@@ -630,12 +630,15 @@ per measurement, ${http.rounds} rounds alternating, loopback. The same routes on
 trivial \`Deno.serve\` handler (\`new Response("ok")\`) in its own process, with a keep-alive client
 and with \`Connection: close\` (a new connection per request). CPU is the server process's user +
 system time (/proc/<pid>/stat) over the window, per request. "Own work" is the route through
-\`app.fetch\` in-process with no HTTP (/healthz ${
-    (http.in_process_ms["/healthz"] * 1000).toFixed(0)
-  } µs:
+\`app.fetch\` in-process with no HTTP, on an embedded index of the same kind, CPU of every thread over
+at least 2 s (/healthz ${(http.in_process_ms["/healthz"] * 1000).toFixed(0)} µs:
 hono's middleware, per-request config and deps, the cached health report; sparse /v1/search
 ${(http.in_process_ms["/v1/search"] * 1000).toFixed(0)} µs), so the last column is sift's CPU over a
 trivial handler's plus that work: 1.00 means HTTP costs sift what it costs \`Deno.serve\` alone.
+The trivial process also answers the search's exact request with the search's exact reply
+bytes ("search's reply": what \`Deno.serve\` alone costs for that exchange), and does the same
+after spinning for the search's own work ("+ own work"): the most a change to sift's HTTP path
+could reach without making the search's own work cheaper.
 
 ${httpTable(http)}
 
