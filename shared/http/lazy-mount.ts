@@ -112,10 +112,11 @@ export class LazyRoutes {
   load(): Promise<Hono<AppEnv>> {
     this.#loading ??= this.#mount.load().then((mount) => {
       const app = new Hono<AppEnv>();
-      this.#copyVariables = async (c, next) => {
+      // Not an async function: one promise and frame fewer per request.
+      this.#copyVariables = (c, next) => {
         const outer = this.#outerOf.get(c.req.raw);
         if (outer) copyVariables(outer, c);
-        await next();
+        return next();
       };
       app.use("*", this.#copyVariables);
       app.onError((error) => {
