@@ -2,6 +2,7 @@ import type { Runtime } from "./runtime.ts";
 import { guardLoopbackHost, guardsLoopbackHost } from "../shared/http/loopback-host.ts";
 import { withClientAddress } from "../shared/ratelimit/origin.ts";
 import { EnvSnapshot } from "../adapters/deno/env-snapshot.ts";
+import { markFramedBody } from "../shared/http/body.ts";
 
 type App = {
   fetch: (request: Request, env: Record<string, string>) => Response | Promise<Response>;
@@ -26,6 +27,8 @@ export function denoHandler(
   const environment = new EnvSnapshot();
   const serve = (request: Request, info: Deno.ServeHandlerInfo) => {
     const env = environment.read();
+    // Deno.serve ends a body at its declared length: such a body is read whole.
+    markFramedBody(request);
     return app.fetch(
       withClientAddress(request, info.remoteAddr, trustedProxies(runtime, env)),
       env,

@@ -4,7 +4,12 @@ import { loadDemoCorpus, retireDemoCorpus } from "../shared/demo/loader.ts";
 import { lazyIndex, withoutDemoCorpus } from "../shared/demo/lazy-index.ts";
 import { HealthProbe } from "./health-probe.ts";
 import { mountRecoveryAcknowledgement, withRecovery } from "./index-recovery.ts";
-import { MethodNotAllowedError, NotFoundError, SiftError } from "../shared/errors.ts";
+import {
+  MethodNotAllowedError,
+  NotFoundError,
+  RequestTimeoutError,
+  SiftError,
+} from "../shared/errors.ts";
 import { allowedMethods } from "../shared/http/allowed-methods.ts";
 import { clientWentAway } from "../shared/http/client-gone.ts";
 import { errorReply, errorShapeOf, unknownPathShape } from "../shared/http/error-shapes.ts";
@@ -88,7 +93,9 @@ export function createServer(options: ServerOptions): Hono<AppEnv> {
     const { status, body } = errorReply(error, errorShapeOf(c.req.path));
     if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="sift"');
     // A body that stalled is still owed bytes: this connection cannot carry another request.
-    if (status === 408) c.header("Connection", "close");
+    if (status === 408 && !(error instanceof RequestTimeoutError && error.serverCloses)) {
+      c.header("Connection", "close");
+    }
     return c.json(body, status as 400);
   };
   app.onError(onError);

@@ -95,8 +95,14 @@ export class PayloadTooLargeError extends SiftError {
 /** The caller stopped sending its request body before it was whole (`BODY_READ_TIMEOUT_MS`). */
 export class RequestTimeoutError extends SiftError {
   override name = "RequestTimeoutError";
-  constructor(message: string) {
+  /**
+   * The server itself closes the connection after this reply (and says so): a
+   * body read it cannot cancel is still waiting. Otherwise the reply says it.
+   */
+  readonly serverCloses: boolean;
+  constructor(message: string, options: { serverCloses?: boolean } = {}) {
     super("timeout", 408, message);
+    this.serverCloses = options.serverCloses ?? false;
   }
 }
 

@@ -42,13 +42,7 @@ async function readBefore(
   if (await settlesAtOnce(read)) return await read;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(
-        new RequestTimeoutError(
-          `The request body did not arrive within ${timeoutMs / 1000} s; send it whole, faster`,
-        ),
-      );
-    }, Math.max(0, deadline - Date.now()));
+    timer = setTimeout(() => reject(timedOut(timeoutMs)), Math.max(0, deadline - Date.now()));
   });
   try {
     return await Promise.race([read, late]);
@@ -61,12 +55,105 @@ async function readBefore(
 }
 
 /**
- * Reads a request body of at most `maxBytes`, chunk by chunk: a declared
- * `content-length` over the limit is refused before reading, and a body that
- * runs past it (chunked, or lying about its length) is cancelled at the limit,
- * so no more than `maxBytes` plus one chunk is ever held. 413 either way.
- * A body not whole within `timeoutMs` (a client that stalls mid-body) is
- * cancelled with a 408, so a stalled upload holds nothing for long.
+ * Requests whose server ends the body at its declared `content-length`
+ * (`Deno.serve`: HTTP/1.1 framing hands the handler that many bytes and no
+ * more, and HTTP/2 refuses a body that runs past it).
+ */
+const framedRequests = new WeakSet<Request>();
+
+/**
+ * Marks `request` as framed by its server (see `framedRequests`): a body it
+ * declares the length of is then read whole at once, which skips the stream a
+ * chunk-by-chunk read goes through (Deno's server hands such a body over in
+ * one piece: about a tenth of a small search's CPU under load).
+ */
+export function markFramedBody(request: Request): Request {
+  framedRequests.add(request);
+  return request;
+}
+
+/** A whole-body read waiting on its deadline. */
+type Waiting = { deadline: number; expire: () => void };
+
+/**
+ * Whole-body reads in flight, all watched by one timer armed for the
+ * earliest deadline (not a timer per read: one cost more than the read). The
+ * timer is unref'd, so it never holds a process open; it is armed again
+ * only while reads wait.
+ */
+class DeadlineWatch {
+  readonly #waiting = new Set<Waiting>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Infinity;
+
+  add(entry: Waiting): void {
+    this.#waiting.add(entry);
+    if (entry.deadline < this.#timerAt) this.#arm(entry.deadline);
+  }
+
+  delete(entry: Waiting): void {
+    this.#waiting.delete(entry);
+  }
+
+  #arm(at: number): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.#sweep(), Math.max(0, at - Date.now()));
+    if (typeof Deno !== "undefined") Deno.unrefTimer(Number(this.#timer));
+  }
+
+  #sweep(): void {
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const entry of this.#waiting) {
+      if (entry.deadline <= now) {
+        this.#waiting.delete(entry);
+        entry.expire();
+      } else if (entry.deadline < next) next = entry.deadline;
+    }
+    if (next < Infinity) this.#arm(next);
+  }
+}
+
+const deadlines = new DeadlineWatch();
+
+function timedOut(timeoutMs: number, serverCloses = false): RequestTimeoutError {
+  return new RequestTimeoutError(
+    `The request body did not arrive within ${timeoutMs / 1000} s; send it whole, faster`,
+    { serverCloses },
+  );
+}
+
+/**
+ * A framed body of `declared` bytes (at most the limit, checked before), read
+ * whole; a 408 when it is not whole by `timeoutMs`. Such a read cannot be
+ * cancelled: the reply to a stalled one goes out while the body is still
+ * owed, and Deno's server then closes the connection itself.
+ */
+async function readFramed(request: Request, timeoutMs: number): Promise<Uint8Array> {
+  const whole = request.arrayBuffer();
+  let entry: Waiting | undefined;
+  const late = new Promise<never>((_, reject) => {
+    entry = { deadline: Date.now() + timeoutMs, expire: () => reject(timedOut(timeoutMs, true)) };
+  });
+  deadlines.add(entry!);
+  try {
+    return new Uint8Array(await Promise.race([whole, late]));
+  } finally {
+    deadlines.delete(entry!);
+  }
+}
+
+/**
+ * Reads a request body of at most `maxBytes`: a declared `content-length`
+ * over the limit is refused before reading, and otherwise a body its server
+ * frames (`markFramedBody`) is read whole. Any other body is read chunk by
+ * chunk, and one that runs past the limit (chunked, or lying about its
+ * length) is cancelled there, so no more than `maxBytes` plus one chunk is
+ * ever held. 413 either way. A body not whole within `timeoutMs` (a client
+ * that stalls mid-body) is a 408, so a stalled upload holds nothing for long.
  *
  * @example
  * const bytes = await readBodyBytes(c.req.raw, 1024 * 1024, { timeoutMs: 30_000 });
@@ -78,8 +165,10 @@ export async function readBodyBytes(
 ): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return new Uint8Array();
   const timeoutMs = options.timeoutMs ?? BODY_READ_TIMEOUT_MS;
+  // Before anything reads `request.body`: Deno's whole-body read skips the stream only then.
+  if (declared > 0 && framedRequests.has(request)) return await readFramed(request, timeoutMs);
+  if (!request.body) return new Uint8Array();
   const deadline = Date.now() + timeoutMs;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
