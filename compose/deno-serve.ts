@@ -12,7 +12,9 @@ type App = {
  * The `Deno.serve` handler of the Deno entries (`main.ts`, `scripts/serve.ts`):
  * the environment read per request (one snapshot, copied again when it
  * changes: `env-snapshot.ts`), the client's address from the connection (or
- * from a trusted proxy's `X-Forwarded-For`, `TRUSTED_PROXIES`), and, bound
+ * from a trusted proxy's `X-Forwarded-For`, `TRUSTED_PROXIES`), each body
+ * marked as framed by the server (`markFramedBody`: one of declared length is
+ * read whole), and, bound
  * to loopback, only loopback names answered (no DNS rebinding; see
  * docs/limits-and-safety.md).
  *
