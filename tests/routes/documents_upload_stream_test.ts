@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { uploadApp } from "../helpers/documents.ts";
 import { RawConnection } from "../helpers/raw_http.ts";
+import { markFramedBody } from "../../shared/http/body.ts";
 import type { ErrorBody } from "./helpers.ts";
 
 const MiB = 1024 * 1024;
@@ -204,31 +205,34 @@ Deno.test({
     const { warn, error } = console;
     console.warn = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
     console.error = (...args: unknown[]) => void failures.push(args);
+    const uploads = [
+      { path: "/v1/documents", type: CONTENT_TYPE, body: partHead("file", "a.pdf") + "%PDF-1." },
+      { path: "/v1/search", type: "application/json", body: '{"query": "half a' },
+    ];
     try {
-      await using server = Deno.serve(
-        { hostname: "127.0.0.1", port: 0, onListen() {} },
-        (request) => app.fetch(request, env),
-      );
-      const uploads = [
-        { path: "/v1/documents", type: CONTENT_TYPE, body: partHead("file", "a.pdf") + "%PDF-1." },
-        { path: "/v1/search", type: "application/json", body: '{"query": "half a' },
-      ];
-      for (const upload of uploads) {
-        const before = lines.length;
-        const connection = await RawConnection.open(server.addr.port);
-        await connection.send(
-          `POST ${upload.path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: ${upload.type}\r\n` +
-            `content-length: 100000\r\n\r\n${upload.body}`,
+      // Read as a stream, and (as main.ts's handler marks every request) whole at once.
+      for (const framed of [false, true]) {
+        await using server = Deno.serve(
+          { hostname: "127.0.0.1", port: 0, onListen() {} },
+          (request) => app.fetch(framed ? markFramedBody(request) : request, env),
         );
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        connection.close();
-        for (let waited = 0; lines.length === before && waited < 10_000; waited += 20) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
+        for (const upload of uploads) {
+          const before = lines.length;
+          const connection = await RawConnection.open(server.addr.port);
+          await connection.send(
+            `POST ${upload.path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: ${upload.type}\r\n` +
+              `content-length: 100000\r\n\r\n${upload.body}`,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          connection.close();
+          for (let waited = 0; lines.length === before && waited < 10_000; waited += 20) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200)); // nothing more comes
+          assert.deepEqual(lines.slice(before), [
+            `POST ${upload.path}: the client went away while sending its body`,
+          ], `framed: ${framed}`);
         }
-        await new Promise((resolve) => setTimeout(resolve, 200)); // nothing more comes
-        assert.deepEqual(lines.slice(before), [
-          `POST ${upload.path}: the client went away while sending its body`,
-        ]);
       }
     } finally {
       console.warn = warn;
