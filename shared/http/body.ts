@@ -127,10 +127,11 @@ function timedOut(timeoutMs: number, serverCloses = false): RequestTimeoutError 
 }
 
 /**
- * A framed body of `declared` bytes (at most the limit, checked before), read
+ * A framed body of declared length (at most the limit, checked before), read
  * whole; a 408 when it is not whole by `timeoutMs`. Such a read cannot be
  * cancelled: the reply to a stalled one goes out while the body is still
- * owed, and Deno's server then closes the connection itself.
+ * owed, Deno's server then closes the connection itself, and the read ends
+ * with it.
  */
 async function readFramed(request: Request, timeoutMs: number): Promise<Uint8Array> {
   const whole = request.arrayBuffer();
@@ -153,7 +154,7 @@ async function readFramed(request: Request, timeoutMs: number): Promise<Uint8Arr
  * chunk, and one that runs past the limit (chunked, or lying about its
  * length) is cancelled there, so no more than `maxBytes` plus one chunk is
  * ever held. 413 either way. A body not whole within `timeoutMs` (a client
- * that stalls mid-body) is a 408, so a stalled upload holds nothing for long.
+ * that stalls mid-body) is a 408, and no handler waits on it after that.
  *
  * @example
  * const bytes = await readBodyBytes(c.req.raw, 1024 * 1024, { timeoutMs: 30_000 });
